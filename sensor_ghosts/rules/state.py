@@ -51,7 +51,7 @@ class GameState:
     ship: Pos = DOCK
     pod: Pos | None = None  # None without the escape-pod variant
     shields: int = 0
-    held: tuple[int, ...] = ()  # ids of the virus samples the ship holds
+    held: int = 0  # virus samples the ship holds (uncontaminated)
     second_pass: bool = False
     active: int = 0
     turn: int = 1

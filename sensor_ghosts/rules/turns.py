@@ -51,9 +51,8 @@ class PlayedCard:
 
 
 def _card_text(pc: PlayedCard) -> str:
-    if pc.player == DECK_PLAYER:
-        return f"deck:{pc.card}"
-    return pc.card if pc.player == 0 else f"p{pc.player + 1}:{pc.card}"
+    # Card ids name their holder, so only the deck's card needs a marker.
+    return f"deck:{pc.card}" if pc.player == DECK_PLAYER else pc.card
 
 
 @dataclass(frozen=True)
@@ -122,7 +121,7 @@ class Turn:
         parts = []
         if self.bolster:
             parts.append(f"bolster {self.bolster}")
-        parts.append(str(self.command) if self.command else "no card")
+        parts.append(str(self.command) if self.command else "skip")
         if self.second is not None:
             parts.append(f"then {self.second}")
         if self.rescan:
