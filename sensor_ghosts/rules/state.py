@@ -4,7 +4,7 @@ states. What a player may see of it is ``observation.observe`` (§14)."""
 from __future__ import annotations
 
 import random
-from dataclasses import dataclass, field, replace
+from dataclasses import dataclass, field
 from enum import Enum
 
 from .cards import CommandCard, CommandKind
@@ -52,6 +52,8 @@ class GameState:
     pod: Pos | None = None  # None without the escape-pod variant
     shields: int = 0
     held: int = 0  # virus samples the ship holds (uncontaminated)
+    rocks_found: int = 0  # rock tokens the ship picked up (seen by all, §6)
+    lost_unseen: int = 0  # tokens removed unseen by low memory mode (§11)
     second_pass: bool = False
     active: int = 0
     turn: int = 1
@@ -107,7 +109,13 @@ class GameState:
         return c if isinstance(c, Slot) else None
 
     def evolve(self, **changes) -> GameState:
-        return replace(self, **changes)
+        """A copy with ``changes``. Bypasses ``__init__`` (as ``dataclasses.replace``
+        would not) because the engine makes hundreds of thousands of these."""
+        new = object.__new__(GameState)
+        d = new.__dict__
+        d.update(self.__dict__)
+        d.update(changes)
+        return new
 
 
 def random_deal(setup: Setup, rng: random.Random) -> Deal:

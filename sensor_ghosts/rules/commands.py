@@ -1,0 +1,212 @@
+"""Which cards may be played for which action: single cards, two Fly cards, the
+Wild and the three-card wild; the heading (inertia) rule; multi-player help
+(RULES.md §4 step 2, §5, §9, [D10], [D11], [D18], [D24])."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from dataclasses import dataclass
+from itertools import combinations
+
+from .cards import CommandKind
+from .deck import deck_top
+from .geometry import DIRECTIONS, EARTH, Direction
+from .rescan import flippable_cells, shiftable_rows
+from .state import GameState
+from .turns import DECK_PLAYER, Action, ActionKind, Command, PlayedCard
+
+SINGLE, PAIR, TRIPLE = "single", "two Fly cards", "three-card wild"
+
+
+@dataclass(frozen=True)
+class Play:
+    """A set of cards (before choosing the top) and how they are used."""
+
+    cards: tuple[PlayedCard, ...]
+    how: str
+
+
+def _holder(state: GameState, card: str) -> int | None:
+    for p, hand in enumerate(state.hands):
+        if card in hand:
+            return p
+    return None
+
+
+def card_plays(state: GameState) -> Iterator[Play]:
+    """Every set of cards the active player may play, with help in multi-player."""
+    me = state.active
+    hand = state.hands[me]
+    kind = state.kind
+    wild_id = state.setup.command_cards.wild.id
+    mine = [PlayedCard(c, me) for c in hand]
+    for pc in mine:
+        yield Play((pc,), SINGLE)
+    if state.options.players == 1:
+        flies = [pc for pc in mine if kind(pc.card) is CommandKind.FLY]
+        for pair in combinations(flies, 2):
+            yield Play(pair, PAIR)
+        # [D24] The three-card substitute only for a player without the Wild.
+        if wild_id not in hand:
+            for triple in combinations(mine, 3):
+                yield Play(triple, TRIPLE)
+        return
+    # §9: one card per player; the active player always plays one.
+    others = [p for p in range(state.options.players) if p != me]
+    for pc in mine:
+        if kind(pc.card) is CommandKind.FLY:
+            for p in others:
+                for c in state.hands[p]:
+                    if kind(c) is CommandKind.FLY:
+                        yield Play((pc, PlayedCard(c, p)), PAIR)
+    if wild_id in hand:
+        return
+    usable = [pc for pc in mine if pc.card != wild_id]
+    if state.options.players == 2:
+        # [D18] The deck's top card stands in for a third player.
+        _, top = deck_top(state)
+        if top is None or top == wild_id:
+            return
+        helper = others[0]
+        for pc in usable:
+            for c in state.hands[helper]:
+                if c != wild_id:
+                    yield Play((pc, PlayedCard(c, helper), PlayedCard(top, DECK_PLAYER)), TRIPLE)
+        return
+    for pc in usable:
+        for p, q in combinations(others, 2):
+            for a in state.hands[p]:
+                for b in state.hands[q]:
+                    if wild_id not in (a, b):
+                        yield Play((pc, PlayedCard(a, p), PlayedCard(b, q)), TRIPLE)
+
+
+def all_actions(state: GameState, flipped: frozenset[int]) -> list[Action]:
+    """Every action with its arguments (any direction, any target)."""
+    out = [Action(ActionKind.FLY, d) for d in DIRECTIONS]
+    out += [Action(ActionKind.PEEK, d) for d in DIRECTIONS]
+    out += [Action(ActionKind.FLIP, target=p) for p in flippable_cells(state, flipped)]
+    out += [Action(ActionKind.SHIFT, row=r) for r in shiftable_rows(state)]
+    out.append(Action(ActionKind.SHIELDS))
+    return out
+
+
+def actions_for(state: GameState, play: Play, flipped: frozenset[int]) -> list[Action]:
+    """The actions a play allows. [D11] one Fly card follows the heading."""
+    if play.how == PAIR:
+        return [Action(k, d) for k in (ActionKind.FLY, ActionKind.PEEK) for d in DIRECTIONS]
+    if play.how == TRIPLE:
+        return all_actions(state, flipped)
+    kind = state.kind(play.cards[0].card)
+    if kind is CommandKind.FLY:
+        heading = state.heading
+        dirs = [d for d in DIRECTIONS if heading is None or d is heading]
+        return [Action(k, d) for k in (ActionKind.FLY, ActionKind.PEEK) for d in dirs]
+    if kind is CommandKind.DEEP_SCAN:
+        return [a for a in all_actions(state, flipped) if a.is_deep_scan]
+    if kind is CommandKind.SHIELDS:
+        return [Action(ActionKind.SHIELDS)]
+    return all_actions(state, flipped)  # the Wild
+
+
+def arrow_choices(state: GameState, top: str, action: Action) -> list[Direction | None]:
+    """[D11] A Fly card on top points in the action's direction, or any direction
+    when the action has none; any other top card has no arrow."""
+    if state.kind(top) is not CommandKind.FLY:
+        return [None]
+    if action.direction is not None:
+        return [action.direction]
+    return list(DIRECTIONS)
+
+
+def pod_choices(state: GameState, top: str) -> list[Direction | None]:
+    """§10: the pod follows a Fly card on top; otherwise the player chooses."""
+    if state.pod is None or state.pod == EARTH or state.kind(top) is CommandKind.FLY:
+        return [None]
+    return list(DIRECTIONS)
+
+
+def legal_commands(state: GameState, flipped: frozenset[int] = frozenset()) -> Iterator[Command]:
+    """Every legal command of the active player; the last card is the top."""
+    for play in card_plays(state):
+        acts = actions_for(state, play, flipped)
+        tops = [play.cards[-1]] if len(play.cards) == 1 else list(play.cards)
+        for top in tops:
+            rest = tuple(pc for pc in play.cards if pc is not top)
+            cards = rest + (top,)
+            for action in acts:
+                for arrow in arrow_choices(state, top.card, action):
+                    for pod in pod_choices(state, top.card):
+                        yield Command(cards, action, arrow, pod)
+
+
+def command_problem(state: GameState, cmd: Command, flipped: frozenset[int]) -> str | None:
+    """Why ``cmd`` is illegal in ``state``, or None if it is legal."""
+    me = state.active
+    ids = [pc.card for pc in cmd.cards]
+    if not ids:
+        return "a command needs at least one card"
+    if len(set(ids)) != len(ids):
+        return "a card is listed twice"
+    if len(ids) > 3:
+        return "at most three cards make one command"
+    wild_id = state.setup.command_cards.wild.id
+    multi = state.options.players > 1
+    players = []
+    for pc in cmd.cards:
+        if pc.player == DECK_PLAYER:
+            if state.options.players != 2 or len(ids) != 3:
+                return "the deck's card stands in only for the third card of a two-player wild [D18]"
+            _, top = deck_top(state)
+            if top is None:
+                return "no card can be drawn for the two-player wild [D18]"
+            if top != pc.card:
+                return f"the deck's top card is not {pc.card}"
+        else:
+            holder = _holder(state, pc.card)
+            if holder is None or holder != pc.player:
+                return f"card {pc.card} is not in player {pc.player + 1}'s hand"
+            if not multi and holder != me:
+                return f"card {pc.card} is not in the hand"
+        players.append(pc.player)
+    if me not in players:
+        return "the active player must play one of the cards"
+    if multi and len(set(players)) != len(players):
+        return "in a multi-player game each player plays at most one card (§9)"
+    kinds = [state.kind(c) for c in ids]
+    if len(ids) == 2:
+        if any(k is not CommandKind.FLY for k in kinds):
+            return "two cards together must both be Fly cards"
+        how = PAIR
+    elif len(ids) == 3:
+        if wild_id in ids:
+            return "the Wild is never part of a three-card wild [D24]"
+        if wild_id in state.hands[me]:
+            return "a player holding the Wild cannot play three cards as a wild [D24]"
+        if state.options.players == 2 and DECK_PLAYER not in players:
+            return "in a two-player game the third card of a wild is the deck's top card [D18]"
+        if state.options.players > 2 and DECK_PLAYER in players:
+            return "with three or more players the wild takes one card from each of three players"
+        how = TRIPLE
+    else:
+        how = SINGLE
+    play = Play(cmd.cards, how)
+    if cmd.action not in actions_for(state, play, flipped):
+        if how == SINGLE and kinds[0] is CommandKind.FLY and cmd.action.direction is not None:
+            if cmd.action.kind in (ActionKind.FLY, ActionKind.PEEK):
+                return (
+                    f"the heading is {state.heading.name.lower()}: one Fly card must follow it; "  # type: ignore[union-attr]
+                    "turn with two Fly cards or a wild [D11]"
+                )
+        if cmd.action.kind is ActionKind.SHIFT and cmd.action.row not in shiftable_rows(state):
+            return f"row {cmd.action.row} cannot be shifted (the ship's row, [D14])"
+        if cmd.action.kind is ActionKind.FLIP:
+            return f"{cmd.action.target} is not a card that may be flipped now ([D4], [D23])"
+        return f"{'+'.join(ids)} cannot be played for '{cmd.action}'"
+    if cmd.arrow not in arrow_choices(state, cmd.top.card, cmd.action):
+        return "the top card's arrow must be given for a Fly card on top of a directionless action, and match the action's direction otherwise [D11]"
+    if cmd.pod_direction not in pod_choices(state, cmd.top.card):
+        if cmd.pod_direction is None:
+            return "choose a direction for the escape pod (§10)"
+        return "the escape pod's direction is not chosen here (§10)"
+    return None

@@ -1,0 +1,192 @@
+"""The turn loop: legal turns and applying one (RULES.md §4). The rules
+themselves live in the modules this one calls:
+
+- commands.py  which cards may be played for what (inertia, wilds, help)
+- movement.py  Fly: boosts, asteroids, obstructions, gaps, Earth; the pod
+- rescan.py    row shifts and flips (re-scan and Deep Scan)
+- deck.py      drawing, the reshuffle, running out
+"""
+
+from __future__ import annotations
+
+from .cards import CommandKind
+from .commands import command_problem, legal_commands
+from .deck import deck_top, draw_up
+from .errors import GameOverError, IllegalTurnError
+from .geometry import DOCK
+from .movement import fly, move_pod
+from .rescan import flip_card, rescan, rescan_choices, shift_row
+from .state import DiscardEntry, GameState
+from .turns import DECK_PLAYER, ActionKind, Command, Turn
+
+
+def execute(state: GameState, cmd: Command, flipped: frozenset[int]) -> tuple[GameState, frozenset[int]]:
+    """Play ``cmd`` (already checked legal) and resolve its action and the pod's
+    move. Returns the new state and the cards flipped by choice so far [D23]."""
+    hands = [list(h) for h in state.hands]
+    for pc in cmd.cards:
+        if pc.player == DECK_PLAYER:
+            # [D18] drawn as in §7: may trigger the reshuffle.
+            state, top = deck_top(state)
+            assert top == pc.card
+            state = state.evolve(deck=state.deck[1:])
+        else:
+            hands[pc.player].remove(pc.card)
+    pile = tuple(DiscardEntry(pc.card) for pc in cmd.cards[:-1])
+    pile += (DiscardEntry(cmd.top.card, cmd.arrow),)
+    state = state.evolve(hands=tuple(tuple(h) for h in hands), discard=state.discard + pile)
+
+    a = cmd.action
+    if a.kind is ActionKind.FLY:
+        assert a.direction is not None
+        state = fly(state, a.direction)
+    elif a.kind is ActionKind.FLIP:
+        assert a.target is not None
+        card = state.cell(a.target).card
+        state = flip_card(state, a.target)
+        flipped = flipped | {card.id}
+    elif a.kind is ActionKind.SHIFT:
+        assert a.row is not None
+        state = shift_row(state, a.row)
+    elif a.kind is ActionKind.SHIELDS:
+        state = state.evolve(shields=min(2, state.shields + 1))
+    # PEEK changes nothing but what the players know (§5).
+    elif a.kind is ActionKind.PEEK:
+        state = _peek(state, a.direction)
+
+    if state.is_over or state.pod is None:
+        return state, flipped
+    # §10: the pod moves after the ship's action, by the top card's value, along
+    # a Fly card's arrow or in the player's chosen direction.
+    direction = cmd.arrow if state.kind(cmd.top.card) is CommandKind.FLY else cmd.pod_direction
+    if direction is not None:
+        state = move_pod(state, direction, state.card(cmd.top.card).pod_value)
+    return state, flipped
+
+
+def _peek(state: GameState, d) -> GameState:
+    from .geometry import peek_cells
+    from .setup import Slot
+
+    seen = set(state.seen)
+    for p in peek_cells(state.ship if state.ship != DOCK else DOCK, d):
+        cell = state.cell(p)
+        if isinstance(cell, Slot) and not cell.card.start:
+            seen.add(cell.card.id)
+    return state.evolve(seen=frozenset(seen))
+
+
+def _check(state: GameState, cmd: Command, flipped: frozenset[int]) -> None:
+    problem = command_problem(state, cmd, flipped)
+    if problem is not None:
+        raise IllegalTurnError(problem)
+
+
+def apply_turn(state: GameState, turn: Turn) -> GameState:
+    """Apply one whole turn; raises ``IllegalTurnError`` (state unchanged) with the
+    reason when any part of it is illegal."""
+    if state.is_over:
+        raise GameOverError(f"the game is over ({state.outcome})")
+    o = state.options
+    has_cards = bool(state.hands[state.active])
+    if turn.command is None:
+        if has_cards:
+            raise IllegalTurnError("a player holding a card must play a command; there is no pass [D10]")
+        if turn.bolster or turn.second is not None:
+            raise IllegalTurnError("a player with no card skips bolster and command (§9)")
+    elif not has_cards:
+        raise IllegalTurnError("the active player holds no card: the turn is 'skip' (§9)")
+    if not 0 <= turn.bolster <= state.held:
+        raise IllegalTurnError(f"cannot bolster with {turn.bolster} samples holding {state.held}")
+    # Step 1, [D9]: each spent sample gives a shield, at most 2; spent samples are gone.
+    state = state.evolve(shields=min(2, state.shields + turn.bolster), held=state.held - turn.bolster)
+    flipped: frozenset[int] = frozenset()
+    if turn.command is not None:
+        _check(state, turn.command, flipped)
+        state, flipped = execute(state, turn.command, flipped)
+    if turn.second is not None:
+        # §12 second action: once per turn, before drawing, for a held virus sample.
+        if not o.second_action:
+            raise IllegalTurnError("a second action needs the 'second-action' rule option (§12)")
+        if state.is_over:
+            raise IllegalTurnError("the game ended during the first action")
+        if state.held < 1:
+            raise IllegalTurnError("a second action costs a held virus sample (§12)")
+        state = state.evolve(held=state.held - 1)
+        _check(state, turn.second, flipped)
+        state, flipped = execute(state, turn.second, flipped)
+    return _finish_turn(state, turn.rescan, flipped)
+
+
+def _finish_turn(state: GameState, columns: frozenset[int], flipped: frozenset[int]) -> GameState:
+    """Steps 4-5 (draw, re-scan), then hand over to the next player."""
+    if not state.is_over:
+        state = draw_up(state)
+    if state.is_over:
+        if columns:
+            raise IllegalTurnError("the game ended before the re-scan")
+        return state
+    if columns not in rescan_choices(state, flipped):
+        raise IllegalTurnError(_rescan_problem(state, columns, flipped))
+    state = rescan(state, columns, flipped)
+    return state.evolve(turn=state.turn + 1, active=(state.active + 1) % state.options.players)
+
+
+def _rescan_problem(state: GameState, columns: frozenset[int], flipped: frozenset[int]) -> str:
+    from .rescan import rescan_candidates, rescan_row
+
+    row = rescan_row(state)
+    cand = rescan_candidates(state, flipped)
+    k = min(state.options.rescan_flips, len(cand))
+    if row is None:
+        return "no row two ahead: the re-scan flips nothing"
+    bad = sorted(set(columns) - set(cand))
+    if bad:
+        return (
+            f"the re-scan cannot flip column(s) {','.join(map(str, bad))} of row {row} "
+            "(a gap, a card flipped by choice this turn [D23], or a back under 'reveal once')"
+        )
+    return f"the re-scan flips exactly {k} card(s) of row {row} (§8)"
+
+
+def legal_turns(state: GameState) -> list[Turn]:
+    """Every legal turn, each distinct (see ``Turn.key``); empty once the game is over."""
+    if state.is_over:
+        return []
+    out: list[Turn] = []
+    if not state.hands[state.active]:
+        after = draw_up(state)
+        return [Turn(None, rescan=r) for r in _rescans(after, frozenset())]
+    o = state.options
+    for bolster in range(state.held + 1):
+        s0 = state.evolve(shields=min(2, state.shields + bolster), held=state.held - bolster)
+        for cmd in legal_commands(s0):
+            s1, f1 = execute(s0, cmd, frozenset())
+            out.extend(Turn(cmd, bolster, None, r) for r in _rescans(_drawn(s1), f1))
+            if o.second_action and not s1.is_over and s1.held >= 1:
+                s1b = s1.evolve(held=s1.held - 1)
+                for cmd2 in legal_commands(s1b, f1):
+                    s2, f2 = execute(s1b, cmd2, f1)
+                    out.extend(Turn(cmd, bolster, cmd2, r) for r in _rescans(_drawn(s2), f2))
+    return out
+
+
+def _drawn(state: GameState) -> GameState:
+    return state if state.is_over else draw_up(state)
+
+
+def _rescans(state: GameState, flipped: frozenset[int]) -> list[frozenset[int]]:
+    if state.is_over:
+        return [frozenset()]
+    return rescan_choices(state, flipped)
+
+
+def perft(state: GameState, depth: int) -> int:
+    """The number of legal turn sequences of length ``depth`` from ``state`` (a
+    sequence that ends the game early is not extended, and does not count)."""
+    if depth == 0:
+        return 1
+    turns = legal_turns(state)
+    if depth == 1:
+        return len(turns)
+    return sum(perft(apply_turn(state, t), depth - 1) for t in turns)
