@@ -24,7 +24,7 @@ def quick_setup(seed: int, options: RuleOptions | None = None) -> Setup:
     tokens = [Sample(i + 1, i < 3) for i in range(5)]
     rng.shuffle(tokens)
     sample_cells = []
-    for r, tok in zip(range(3, 8), tokens):
+    for r, tok in zip(range(3, 8), tokens, strict=True):
         c = rng.randint(1, 5)
         slot = grid[r - 1][c - 1]
         grid[r - 1][c - 1] = Slot(slot.card, slot.up, tok)
