@@ -1,0 +1,88 @@
+"""Shared CLI plumbing: reading files, one-line errors, JSON error objects.
+
+Exit statuses (Click's conventions): 0 success; 1 a well-formed request whose
+answer is negative (an illegal setup, an unsolvable instance); 2 bad usage or
+unreadable input.
+"""
+
+from __future__ import annotations
+
+import json
+import sys
+from pathlib import Path
+from typing import NoReturn
+
+import click
+
+from ..rules.errors import SensorGhostsError
+
+
+class InputError(click.ClickException):
+    """Bad input: exit status 2 with a one-line message (JSON under --json)."""
+
+    exit_code = 2
+
+    def __init__(self, message: str, *, as_json: bool = False, kind: str = "input"):
+        super().__init__(message.splitlines()[0] if message else "bad input")
+        self.as_json = as_json
+        self.kind = kind
+
+    def show(self, file=None) -> None:  # noqa: D102 - Click API
+        if self.as_json:
+            click.echo(json.dumps({"error": {"kind": self.kind, "message": self.message}}))
+        else:
+            click.echo(f"Error: {self.message}", err=True)
+
+
+def fail(message: str, *, as_json: bool = False, kind: str = "input") -> NoReturn:
+    raise InputError(message, as_json=as_json, kind=kind)
+
+
+def load_instance(path: str, *, as_json: bool = False, sector_cards=None, command_cards=None):
+    """Read a setup or state file (text or JSON) or '-' for standard input."""
+    from ..rules import notation
+
+    try:
+        if path == "-":
+            data = sys.stdin.buffer.read()
+            source = "<stdin>"
+        else:
+            data = Path(path).read_bytes()
+            source = path
+    except OSError as e:
+        fail(f"{path}: cannot read: {e.strerror or e}", as_json=as_json)
+    try:
+        text = data.decode("utf-8")
+    except UnicodeDecodeError as e:
+        fail(f"{source}: not a text file (byte {e.start} is not UTF-8)", as_json=as_json)
+    try:
+        return notation.load_text(text, source=source, sector_cards=sector_cards, command_cards=command_cards)
+    except SensorGhostsError as e:
+        fail(str(e), as_json=as_json, kind=type(e).__name__)
+
+
+def load_card_sets(cards: str | None, commands: str | None, *, as_json: bool = False):
+    from ..rules.cards import CommandCardSet, SectorCardSet
+
+    try:
+        sectors = SectorCardSet.load(cards) if cards else None
+        cmds = CommandCardSet.load(commands) if commands else None
+    except SensorGhostsError as e:
+        fail(str(e), as_json=as_json, kind=type(e).__name__)
+    return sectors, cmds
+
+
+def write_atomic(path: str, text: str) -> None:
+    """Write all or nothing: a temporary file renamed into place."""
+    import os
+    import tempfile
+
+    target = Path(path)
+    fd, tmp = tempfile.mkstemp(dir=target.parent or ".", prefix=f".{target.name}.", suffix=".tmp")
+    try:
+        with os.fdopen(fd, "w", encoding="utf-8") as f:
+            f.write(text)
+        os.replace(tmp, target)
+    except BaseException:
+        Path(tmp).unlink(missing_ok=True)
+        raise

@@ -1,0 +1,154 @@
+"""The ``sensor-ghosts`` command. Thin: parse, call the library, print.
+
+Exit statuses: 0 success; 1 a well-formed request whose answer is negative
+(e.g. an illegal setup); 2 bad usage or unreadable input; ``verify`` also uses 3
+for 'unknown within the limits'.
+"""
+
+from __future__ import annotations
+
+import json
+import sys
+
+import click
+
+from .. import __version__
+from .common import load_card_sets, load_instance
+
+CONTEXT = {"help_option_names": ["-h", "--help"], "max_content_width": 100}
+
+
+@click.group(context_settings=CONTEXT)
+@click.version_option(__version__, "-V", "--version", prog_name="sensor-ghosts")
+def main() -> None:
+    """Sensor Ghosts: generate setups, validate them, solve them, get hints, play.
+
+    \b
+    Quick start:
+      sensor-ghosts generate --seed 7 --out puzzle.txt
+      sensor-ghosts show puzzle.txt
+      sensor-ghosts solve puzzle.txt --mode open
+      sensor-ghosts play --seed 7
+    """
+
+
+cards_option = click.option(
+    "--cards", "cards_file", type=click.Path(dir_okay=False), help="Sector card set file (default: built in)."
+)
+commands_option = click.option(
+    "--commands", "commands_file", type=click.Path(dir_okay=False), help="Command card file (default: built in)."
+)
+
+
+@main.command()
+@click.argument("file", type=click.Path(dir_okay=False, allow_dash=True))
+@click.option("--json", "as_json", is_flag=True, help="Machine-readable output.")
+@cards_option
+@commands_option
+def validate(file: str, as_json: bool, cards_file: str | None, commands_file: str | None) -> None:
+    """Check a setup or state FILE (text or JSON) against the setup rules.
+
+    Lists every violated rule, not only the first. Exit 0 valid, 1 invalid,
+    2 unreadable.
+    """
+    from ..rules.setup import Setup
+    from ..rules.validation import validate as validate_setup
+    from ..rules.validation import validate_state
+
+    sectors, cmds = load_card_sets(cards_file, commands_file, as_json=as_json)
+    inst = load_instance(file, as_json=as_json, sector_cards=sectors, command_cards=cmds)
+    kind = "setup" if isinstance(inst, Setup) else "state"
+    violations = validate_setup(inst) if kind == "setup" else validate_state(inst)
+    if as_json:
+        click.echo(
+            json.dumps(
+                {
+                    "file": file,
+                    "kind": kind,
+                    "valid": not violations,
+                    "violations": [
+                        {"rule": v.rule, "message": v.message, "where": list(v.where) if v.where else None}
+                        for v in violations
+                    ],
+                }
+            )
+        )
+    elif not violations:
+        click.echo(f"{file}: valid {kind}")
+    else:
+        click.echo(f"{file}: invalid {kind}, {len(violations)} problem(s):")
+        for v in violations:
+            click.echo(f"  [{v.rule}] {v.message}")
+    sys.exit(0 if not violations else 1)
+
+
+@main.command()
+@click.argument("file", type=click.Path(dir_okay=False, allow_dash=True))
+@click.option("--hide", is_flag=True, help="Show only what a player can see (RULES.md §14).")
+@click.option("--color/--no-color", default=None, help="Colours (default: when the terminal has them).")
+@cards_option
+@commands_option
+def show(file: str, hide: bool, color: bool | None, cards_file: str | None, commands_file: str | None) -> None:
+    """Draw a setup or state FILE in the terminal."""
+    from ..rules.setup import Setup
+    from .tty import picture, setup_picture
+
+    sectors, cmds = load_card_sets(cards_file, commands_file)
+    inst = load_instance(file, sector_cards=sectors, command_cards=cmds)
+    use_color = sys.stdout.isatty() if color is None else color
+    if isinstance(inst, Setup):
+        if hide:
+            from ..rules.state import initial_state
+
+            click.echo(picture(initial_state(inst, inst.deal, seed=0), full=False, color=use_color))
+        else:
+            click.echo(setup_picture(inst, color=use_color))
+    else:
+        click.echo(picture(inst, full=not hide, color=use_color))
+
+
+@main.command()
+@click.argument("file", type=click.Path(dir_okay=False, allow_dash=True))
+@click.argument("depth", type=click.IntRange(0, 6))
+@click.option("--seed", type=int, default=0, show_default=True, help="Deal for a setup without one.")
+@click.option("--divide", is_flag=True, help="Also print the count below each first turn.")
+def perft(file: str, depth: int, seed: int, divide: bool) -> None:
+    """Count the legal turn sequences of length DEPTH from FILE (a state, or a
+    setup at its start). See README: Perft."""
+    from ..rules.engine import apply_turn, legal_turns
+    from ..rules.engine import perft as count
+    from ..rules.setup import Setup
+    from ..rules.state import initial_state
+
+    inst = load_instance(file)
+    state = initial_state(inst, inst.deal, seed=seed) if isinstance(inst, Setup) else inst
+    if divide and depth >= 1:
+        total = 0
+        for t in legal_turns(state):
+            n = count(apply_turn(state, t), depth - 1)
+            total += n
+            click.echo(f"{t}: {n}")
+        click.echo(f"total {total}")
+    else:
+        click.echo(count(state, depth))
+
+
+def _register() -> None:
+    from .play_cmd import play
+
+    main.add_command(play)
+    for module, names in (
+        ("generate_cmd", ("generate",)),
+        ("render_cmd", ("render",)),
+        ("solve_cmd", ("solve", "verify")),
+        ("hint_cmd", ("hint",)),
+    ):
+        try:  # DEV-ONLY tolerance while helpers land their commands; removed before stop
+            mod = __import__(f"{__package__}.{module}", fromlist=list(names))
+        except ModuleNotFoundError:
+            continue
+        for name in names:
+            main.add_command(getattr(mod, name))
+
+
+_register()

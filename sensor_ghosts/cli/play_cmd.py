@@ -1,0 +1,132 @@
+"""``sensor-ghosts play``: a game in the terminal with hidden information as at
+the table (RULES.md §14): the picture shows only what the players can see."""
+
+from __future__ import annotations
+
+import sys
+
+import click
+
+from ..rules.errors import SensorGhostsError
+from ..rules.options import Difficulty, RuleOptions
+
+HELP = """\
+Type a turn, e.g.
+  F1 fly U; rescan 2,4          one Fly card up, then flip columns 2 and 4 two rows ahead
+  F1+F2 fly R; rescan 1,3       two Fly cards turn the ship
+  bolster 1; S1 shields         spend a virus sample, then charge shields
+  D1 flip 4,2 / D1 shift 3      Deep Scan: flip a card, or shift a row left
+  F1+D1+S1 peek L               three cards as a wild (last card lands on top)
+  W fly R pod U                 the Wild; 'pod D' moves the escape pod where you choose
+Other commands: turns (list legal commands), hint, help, quit."""
+
+
+@click.command()
+@click.argument("file", required=False, type=click.Path(dir_okay=False, allow_dash=True))
+@click.option("--seed", type=int, default=None, help="Seed for the setup and the deal (default: random).")
+@click.option("--players", type=click.IntRange(1, 4), default=1, show_default=True)
+@click.option(
+    "--difficulty",
+    type=click.Choice([d.value for d in Difficulty]),
+    default=Difficulty.STANDARD.value,
+    show_default=True,
+)
+@click.option("--escape-pod", is_flag=True, help="Escape pod variant (§10).")
+@click.option("--low-memory", is_flag=True, help="Low memory mode (§11).")
+@click.option("--option", "flags", multiple=True, help="Other rule options (§12), e.g. second-action.")
+@click.option("--color/--no-color", default=None)
+def play(
+    file: str | None,
+    seed: int | None,
+    players: int,
+    difficulty: str,
+    escape_pod: bool,
+    low_memory: bool,
+    flags: tuple[str, ...],
+    color: bool | None,
+) -> None:
+    """Play a game turn by turn: a generated setup (from --seed), or FILE."""
+    import random
+
+    from ..rules.notation import parse_turn
+    from ..rules.setup import Setup
+    from ..rules.state import initial_state
+    from .common import fail, load_instance
+    from .tty import picture
+
+    if seed is None:
+        seed = random.SystemRandom().randrange(10**6)
+    if file:
+        inst = load_instance(file)
+        state = initial_state(inst, inst.deal, seed=seed) if isinstance(inst, Setup) else inst
+    else:
+        from ..generators import generate_setup
+
+        try:
+            options = RuleOptions(
+                players=players, difficulty=Difficulty(difficulty), escape_pod=escape_pod, low_memory=low_memory
+            ).with_flags(list(flags))
+        except ValueError as e:
+            fail(str(e))
+        setup = generate_setup(seed=seed, options=options)
+        state = initial_state(setup, setup.deal, seed=seed)
+        click.echo(f"setup {setup.id}")
+    use_color = sys.stdout.isatty() if color is None else color
+    click.echo(HELP)
+    from ..rules.engine import apply_turn, legal_turns
+
+    while not state.is_over:
+        click.echo()
+        click.echo(picture(state, full=False, color=use_color))
+        try:
+            line = click.prompt(f"player {state.active + 1}", prompt_suffix="> ", default="", show_default=False)
+        except (click.Abort, EOFError):
+            click.echo("\nbye")
+            return
+        line = line.strip()
+        if not line:
+            continue
+        if line in ("quit", "exit", "q"):
+            return
+        if line == "help":
+            click.echo(HELP)
+            continue
+        if line == "turns":
+            _list_commands(state, legal_turns(state))
+            continue
+        if line == "hint":
+            _hint(state)
+            continue
+        try:
+            turn = parse_turn(line, state)
+            state = apply_turn(state, turn)
+        except SensorGhostsError as e:
+            click.echo(f"not allowed: {getattr(e, 'reason', e)}")
+    click.echo()
+    click.echo(picture(state, full=True, color=use_color))
+    sys.exit(0 if state.outcome.status.value == "won" else 1)
+
+
+def _list_commands(state, turns) -> None:
+    """The distinct commands (re-scan choices left out: they follow each command)."""
+    seen: dict[str, None] = {}
+    for t in turns:
+        text = str(t).split("; rescan")[0]
+        seen.setdefault(text, None)
+    items = list(seen)
+    click.echo(f"{len(items)} command(s), each followed by a re-scan choice:")
+    for text in items[:60]:
+        click.echo(f"  {text}")
+    if len(items) > 60:
+        click.echo(f"  ... and {len(items) - 60} more")
+
+
+def _hint(state) -> None:
+    try:
+        from ..rules.observation import observe
+        from ..solver.hints import hint
+    except ImportError:
+        click.echo("hints are not available in this build")
+        return
+    h = hint(observe(state, state.active), budget=2.0, seed=state.turn)
+    click.echo(str(h))
