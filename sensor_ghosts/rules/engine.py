@@ -13,9 +13,10 @@ from .cards import CommandKind
 from .commands import command_problem, legal_commands
 from .deck import deck_top, draw_up
 from .errors import GameOverError, IllegalTurnError
-from .geometry import DOCK
+from .geometry import Direction, peek_cells
 from .movement import fly, move_pod
 from .rescan import flip_card, rescan, rescan_choices, shift_row
+from .setup import Slot
 from .state import DiscardEntry, GameState
 from .turns import DECK_PLAYER, ActionKind, Command, Turn
 
@@ -50,8 +51,9 @@ def execute(state: GameState, cmd: Command, flipped: frozenset[int]) -> tuple[Ga
         state = shift_row(state, a.row)
     elif a.kind is ActionKind.SHIELDS:
         state = state.evolve(shields=min(2, state.shields + 1))
-    # PEEK changes nothing but what the players know (§5).
     elif a.kind is ActionKind.PEEK:
+        # Peek changes nothing but what the players know (§5).
+        assert a.direction is not None
         state = _peek(state, a.direction)
 
     if state.is_over or state.pod is None:
@@ -64,12 +66,10 @@ def execute(state: GameState, cmd: Command, flipped: frozenset[int]) -> tuple[Ga
     return state, flipped
 
 
-def _peek(state: GameState, d) -> GameState:
-    from .geometry import peek_cells
-    from .setup import Slot
-
+def _peek(state: GameState, d: Direction) -> GameState:
+    """§5 Peek: the players see the down sides of the three cells ahead."""
     seen = set(state.seen)
-    for p in peek_cells(state.ship if state.ship != DOCK else DOCK, d):
+    for p in peek_cells(state.ship, d):
         cell = state.cell(p)
         if isinstance(cell, Slot) and not cell.card.start:
             seen.add(cell.card.id)
