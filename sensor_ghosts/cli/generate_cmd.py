@@ -1,0 +1,239 @@
+"""``sensor-ghosts generate``: random setups from a seed or a game ID (RULES.md §3).
+
+Exit status 0 on success; 2 with a one-line message for bad options or input;
+1 with a one-line message when generation itself fails (e.g. constraints that
+leave no legal choice).
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import sys
+import tempfile
+from contextlib import contextmanager
+from pathlib import Path
+
+import click
+
+from ..generators.constraints import NAMED_CONSTRAINTS
+from ..generators.errors import GameIdError
+from ..generators.game_id import FLAG_CODES, parse_game_id
+from ..generators.generate import generate_setup, new_seed, setup_from_id
+from ..generators.row_safety import SAFE_ROWS
+from ..rules.errors import CardSetError, SensorGhostsError
+from ..rules.options import Difficulty, RuleOptions
+
+# The §12 flags besides the two with their own switches.
+OTHER_FLAGS = [f for f in FLAG_CODES if f not in ("escape-pod", "low-memory")]
+_OPTION_LIKE = ("players", "difficulty", "escape_pod", "low_memory", "option", "seed", "constraint")
+
+
+def _render(setup, fmt: str) -> str:
+    """One setup as one complete record (ending with a newline)."""
+    from ..rules import notation
+
+    if fmt == "text":
+        text = notation.format_setup(setup)
+        return text if text.endswith("\n") else text + "\n"
+    data = notation.setup_to_json(setup)
+    obj = json.loads(data) if isinstance(data, str) else data
+    if fmt == "jsonl":
+        return json.dumps(obj, separators=(",", ":"), sort_keys=False) + "\n"
+    return json.dumps(obj, indent=2) + "\n"
+
+
+@contextmanager
+def _sink(out: str | None):
+    """Yields ``write(record)``. Records are written whole. With ``out``, they go to
+    a temporary file beside it, renamed into place only when every record is
+    written: an interrupted run leaves neither a partial file nor half a record."""
+    if out is None:
+        stream = click.get_text_stream("stdout")
+
+        def write(record: str) -> None:
+            stream.write(record)
+            stream.flush()
+
+        yield write
+        return
+    target = Path(out)
+    parent = target.parent if str(target.parent) else Path(".")
+    try:
+        fd, tmp = tempfile.mkstemp(dir=parent, prefix=f".{target.name}.", suffix=".tmp")
+    except OSError as e:
+        raise click.BadParameter(
+            f"cannot write there: {e.strerror or e}", param_hint="--out"
+        ) from None
+    try:
+        with os.fdopen(fd, "w", encoding="utf-8", newline="\n") as f:
+            yield f.write
+            f.flush()
+            os.fsync(f.fileno())
+        os.replace(tmp, target)
+    except BaseException:
+        Path(tmp).unlink(missing_ok=True)
+        raise
+
+
+@click.command("generate")
+@click.option(
+    "--seed",
+    type=click.IntRange(min=0),
+    default=None,
+    help="Seed (a non-negative integer); a fresh one if omitted.",
+)
+@click.option("--players", type=click.IntRange(1, 4), default=1, show_default=True)
+@click.option(
+    "--difficulty",
+    type=click.Choice([d.value for d in Difficulty]),
+    default=Difficulty.STANDARD.value,
+    show_default=True,
+)
+@click.option("--escape-pod", is_flag=True, help="Escape pod variant (§10).")
+@click.option("--low-memory", is_flag=True, help="Low memory mode (§11).")
+@click.option(
+    "--option",
+    "extra",
+    multiple=True,
+    type=click.Choice(OTHER_FLAGS),
+    help="Another §12 rule option; repeatable.",
+)
+@click.option(
+    "--constraint",
+    multiple=True,
+    type=click.Choice(list(NAMED_CONSTRAINTS)),
+    help="A layout constraint on samples/removals; repeatable (goes into the ID).",
+)
+@click.option(
+    "--cards",
+    "cards_file",
+    type=click.Path(dir_okay=False),
+    default=None,
+    help="A custom sector card set file (33 'id front/back' lines).",
+)
+@click.option(
+    "--count",
+    type=click.IntRange(min=1),
+    default=1,
+    show_default=True,
+    help="How many setups (seeds SEED, SEED+1, ...).",
+)
+@click.option(
+    "--format",
+    "fmt",
+    type=click.Choice(["text", "json", "jsonl"]),
+    default="text",
+    show_default=True,
+)
+@click.option(
+    "--out",
+    type=click.Path(dir_okay=False, writable=True),
+    default=None,
+    help="Write here (atomically) instead of standard output.",
+)
+@click.option(
+    "--id", "game_id", default=None, help="Regenerate the setup of a game ID, e.g. 1p-standard#42."
+)
+@click.pass_context
+def generate(
+    ctx: click.Context,
+    seed,
+    players,
+    difficulty,
+    escape_pod,
+    low_memory,
+    extra,
+    constraint,
+    cards_file,
+    count,
+    fmt,
+    out,
+    game_id,
+) -> None:
+    """Generate random setups (RULES.md §3) from a seed or a game ID.
+
+    Text uses the setup notation; json one object (an array for --count > 1);
+    jsonl one object per line. The same seed and options always give the same
+    setup; each setup carries its game ID."""
+    sector_cards = None
+    if cards_file is not None:
+        from ..rules.cards import SectorCardSet
+
+        try:
+            sector_cards = SectorCardSet.load(cards_file)
+        except CardSetError as e:
+            raise click.BadParameter(str(e), param_hint="--cards") from None
+        safe = sum(1 for c in sector_cards.cards if c.front.safe_front)
+        if safe < len(SAFE_ROWS):
+            raise click.BadParameter(
+                f"{cards_file}: only {safe} E/B fronts; rows 2..7 need {len(SAFE_ROWS)}, "
+                "so no deal can be made safe [D7]",
+                param_hint="--cards",
+            )
+
+    if game_id is not None:
+        given = [
+            "--" + p.replace("_", "-")
+            for p in _OPTION_LIKE
+            if ctx.get_parameter_source(p)
+            in (click.core.ParameterSource.COMMANDLINE, click.core.ParameterSource.ENVIRONMENT)
+        ]
+        if given:
+            raise click.UsageError(
+                f"--id fixes seed and options; do not combine it with {', '.join(given)}"
+            )
+        if count != 1:
+            raise click.UsageError("--id names one setup; do not combine it with --count")
+        try:
+            the_setup = setup_from_id(parse_game_id(game_id), sector_cards=sector_cards)
+        except GameIdError as e:
+            raise click.BadParameter(str(e), param_hint="--id") from None
+        except SensorGhostsError as e:
+            raise click.ClickException(str(e).splitlines()[0]) from None
+        jobs = [lambda: the_setup]
+    else:
+        flags = [f for f, on in (("escape-pod", escape_pod), ("low-memory", low_memory)) if on]
+        options = RuleOptions(players=players, difficulty=Difficulty(difficulty)).with_flags(
+            flags + list(extra)
+        )
+        base = new_seed() if seed is None else seed
+        cons = tuple(constraint)
+        jobs = [
+            (
+                lambda s=base + i: generate_setup(
+                    s, options, sector_cards=sector_cards, constraints=cons
+                )
+            )
+            for i in range(count)
+        ]
+
+    batch = len(jobs) > 1
+    show_bar = batch and sys.stderr.isatty()
+    try:
+        with _sink(out) as write:
+            if fmt == "json" and batch:
+                write("[\n")
+            bar = (
+                click.progressbar(length=len(jobs), label="generating", file=sys.stderr)
+                if show_bar
+                else None
+            )
+            try:
+                for i, job in enumerate(jobs):
+                    record = _render(job(), fmt)
+                    if fmt == "json" and batch:
+                        record = "  " + record.rstrip("\n").replace("\n", "\n  ")
+                        record += ",\n" if i < len(jobs) - 1 else "\n"
+                    elif fmt == "text" and i > 0:
+                        record = "\n" + record
+                    write(record)
+                    if bar is not None:
+                        bar.update(1)
+            finally:
+                if bar is not None:
+                    bar.render_finish()
+            if fmt == "json" and batch:
+                write("]\n")
+    except SensorGhostsError as e:
+        raise click.ClickException(str(e).splitlines()[0]) from None
