@@ -164,3 +164,14 @@ def test_uniform_swap_plan_chi_square():
     draws = 100 * len(plans)
     counts = Counter(Policy().choose_swaps(plans, rng) for _ in range(draws))
     assert _chi2(counts, plans, draws) > 0.001
+
+
+def test_reachable_mask_matches_search():
+    """The bit-mask flood fill agrees with a plain search over cells."""
+    rng = random.Random(3)
+    cells = [(r, c) for r in range(1, 8) for c in range(1, 6)]
+    for _ in range(500):
+        gaps = rng.sample(cells, rng.randrange(0, 12))
+        mask = C.reachable_mask(gaps)
+        got = {p for p in cells if mask >> ((p[0] - 1) * 5 + p[1] - 1) & 1}
+        assert got == C.reachable_cells(gaps)
