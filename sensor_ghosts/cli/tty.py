@@ -36,7 +36,10 @@ def grid_lines(state: GameState, *, full: bool, color: bool) -> list[str]:
             if full:
                 cell = state.grid[r - 1][c - 1]
                 if isinstance(cell, Gap):
-                    txt, key = " -- ", "?"
+                    # [D26] a gap remembers its card; shown as -Fb
+                    card = cell.card
+                    txt = f"-{card.front.value}{card.back.value.lower()} " if card else " -- "
+                    key = "?"
                 else:
                     assert isinstance(cell, Slot)
                     txt, key = _cell_text(
@@ -48,7 +51,7 @@ def grid_lines(state: GameState, *, full: bool, color: bool) -> list[str]:
                 assert obs is not None
                 seen = obs.grid[r - 1][c - 1]
                 if isinstance(seen, SeenGap):
-                    txt, key = " -- ", "?"
+                    txt, key = (f"-{seen.front.value}? " if seen.front else " -- "), "?"
                 else:
                     assert isinstance(seen, SeenCard)
                     down = seen.down.value if seen.down else "?"
@@ -69,7 +72,8 @@ def grid_lines(state: GameState, *, full: bool, color: bool) -> list[str]:
         left = "@" if (r == 1 and state.ship == DOCK) else " "
         left += "&" if (r == 1 and state.pod == DOCK) else " "
         lines.append(f"{r} {left}| " + " ".join(parts) + right)
-    lines.append("  (dock left of row 1)   " + _NAMES)
+    lines.append("  (dock left of row 1; -Xy a gap that held card X/y; ' a back side up)")
+    lines.append("  " + _NAMES)
     return lines
 
 
