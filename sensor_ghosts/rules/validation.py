@@ -1,0 +1,423 @@
+"""Setup and state validation: which rules does a parsed position break?
+
+Two levels, as in python-chess: ``notation`` checks that a text *parses*; this
+module checks that what parsed obeys RULES.md. ``validate`` and
+``validate_state`` return every violation, not only the first; ``check`` and
+``check_state`` raise ``InvalidSetupError`` listing them all. A state that
+validates has the shape the engine relies on (conserved cards, sizes in range,
+tokens on real cells), so playing on from it cannot crash the engine.
+"""
+
+from __future__ import annotations
+
+from collections import Counter
+from collections.abc import Iterable
+from dataclasses import dataclass
+
+from .cards import START_CARDS, CommandKind, SectorCard, SectorCardSet, SectorType, Side
+from .errors import InvalidSetupError
+from .geometry import (
+    COLS,
+    DOCK,
+    EARTH,
+    ROWS,
+    Pos,
+    cells,
+    format_pos,
+    on_grid,
+    orthogonal_neighbours,
+)
+from .setup import Gap, Grid, Setup, Slot, cell_at
+from .state import GameState, Status
+
+__all__ = ["START_CELLS", "Violation", "check", "check_state", "validate", "validate_state"]
+
+START_CELLS: tuple[Pos, Pos] = ((1, 1), (1, 2))
+"""Setup step 1: the start cards' cells."""
+
+_TYPE_ORDER = {t: i for i, t in enumerate(SectorType)}
+
+
+@dataclass(frozen=True)
+class Violation:
+    """One broken rule. ``rule`` is a short tag: a decision ("D8") or a setup step
+    ("step 9") of RULES.md, or a topic ("cards", "commands") for conservation."""
+
+    rule: str
+    message: str
+    where: Pos | None = None
+
+    def __str__(self) -> str:
+        at = f" (at {format_pos(self.where)})" if self.where is not None else ""
+        return f"[{self.rule}] {self.message}{at}"
+
+
+def _pair_text(pair: tuple[SectorType, SectorType]) -> str:
+    return f"{pair[0].value}/{pair[1].value}"
+
+
+def _grid_cards(grid: Grid) -> Iterable[tuple[Pos, Slot | Gap]]:
+    for pos in cells():
+        yield pos, cell_at(grid, pos)
+
+
+# ----------------------------------------------------------------------------
+# Checks shared by setups and states
+# ----------------------------------------------------------------------------
+
+
+def _check_sector_cards(grid: Grid, sectors: SectorCardSet, out: list[Violation]) -> None:
+    """The cards on the grid plus the gaps' cards are exactly the card set [D26]."""
+    found: list[tuple[Pos, SectorCard]] = []
+    unknown_gaps = False
+    for pos, cell in _grid_cards(grid):
+        card = cell.card
+        if card is None:
+            out.append(Violation("D26", "the gap does not record which card it held", pos))
+            unknown_gaps = True
+        elif not card.start:
+            found.append((pos, card))
+    want = sectors.pair_counts()
+    have = Counter((c.front, c.back) for _, c in found)
+    pairs = sorted(set(want) | set(have), key=lambda p: (_TYPE_ORDER[p[0]], _TYPE_ORDER[p[1]]))
+    mismatch = False
+    for pair in pairs:
+        if want[pair] != have[pair]:
+            mismatch = True
+            out.append(
+                Violation(
+                    "cards",
+                    f"the card set has {want[pair]} {_pair_text(pair)}, the grid has "
+                    f"{have[pair]} (gaps' cards included)",
+                )
+            )
+    if mismatch or unknown_gaps:
+        return  # the ids cannot all match; the counts already say what is wrong
+    # Same counts: check identities too (a hand-built grid may reuse an id).
+    by_id = {c.id: c for c in sectors.cards}
+    counts = Counter(c.id for _, c in found)
+    reported: set[int] = set()
+    for pos, card in found:
+        if counts[card.id] > 1 and card.id not in reported:
+            reported.add(card.id)
+            out.append(
+                Violation("cards", f"card id {card.id} appears {counts[card.id]} times", pos)
+            )
+        ref = by_id.get(card.id)
+        if ref is None:
+            out.append(
+                Violation("cards", f"card id {card.id} is not in card set {sectors.name!r}", pos)
+            )
+        elif (ref.front, ref.back) != (card.front, card.back):
+            out.append(
+                Violation(
+                    "cards",
+                    f"card {card.id} is {ref.pair} in the set but {card.pair} on the grid",
+                    pos,
+                )
+            )
+
+
+def _check_start_identity(grid: Grid, out: list[Violation]) -> list[Pos]:
+    """[D4] The two start cards, each exactly once; none removed ([D8]). Returns
+    where the start cards lie."""
+    where: list[Pos] = []
+    found: list[SectorCard] = []
+    for pos, cell in _grid_cards(grid):
+        card = cell.card
+        if card is None or not card.start:
+            continue
+        if isinstance(cell, Gap):
+            out.append(Violation("D8", "a start card cannot be removed", pos))
+            continue
+        where.append(pos)
+        found.append(card)
+    if sorted(found, key=lambda c: c.id) != sorted(START_CARDS, key=lambda c: c.id):
+        ids = ", ".join(str(c.id) for c in found) or "none"
+        out.append(
+            Violation(
+                "D4",
+                f"the grid holds start cards with ids [{ids}]; expected the two start cards "
+                "(ids -1 and -2, Empty both sides)",
+            )
+        )
+    return where
+
+
+def _perm_problems(got: Iterable[str], want: Iterable[str]) -> list[str]:
+    g, w = Counter(got), Counter(want)
+    probs = []
+    dup = sorted(k for k, n in g.items() if n > 1 and k in w)
+    missing = [k for k in w if g[k] < w[k]]
+    extra = [k for k in g if k not in w]
+    if dup:
+        probs.append("repeated: " + ", ".join(dup))
+    if missing:
+        probs.append("missing: " + ", ".join(missing))
+    if extra:
+        probs.append("not in this game: " + ", ".join(extra))
+    return probs
+
+
+def _check_ranking(ranking: Iterable[str], game: list[str], out: list[Violation]) -> None:
+    probs = _perm_problems(ranking, game)
+    if probs:
+        out.append(
+            Violation(
+                "D22",
+                "the ranking must list every command card of the game once ("
+                + "; ".join(probs)
+                + ")",
+            )
+        )
+
+
+def _game_ids(setup: Setup) -> tuple[list[str], list[str]]:
+    o = setup.options
+    cc = setup.command_cards
+    return (
+        [c.id for c in cc.deck_for(o.difficulty, o.players)],
+        [c.id for c in cc.game_cards(o.difficulty, o.players)],
+    )
+
+
+# ----------------------------------------------------------------------------
+# Setups
+# ----------------------------------------------------------------------------
+
+
+def validate(setup: Setup) -> list[Violation]:
+    """Every rule of RULES.md §3 the setup breaks (an empty list when valid)."""
+    out: list[Violation] = []
+    grid = setup.grid
+
+    # Step 1 / [D4]: start cards at (1,1) and (1,2) and nowhere else.
+    for pos, cell in _grid_cards(grid):
+        if pos in START_CELLS:
+            if isinstance(cell, Gap):
+                out.append(Violation("D8", "a start card's cell cannot be a gap", pos))
+            elif not cell.card.start:
+                out.append(Violation("step 1", "a start card belongs here", pos))
+        elif isinstance(cell, Slot) and cell.card.start:
+            out.append(Violation("step 1", "start cards lie only at 1,1 and 1,2", pos))
+    _check_start_identity(grid, out)
+
+    # Step 2: the 33 cards of the set, every one front up.
+    _check_sector_cards(grid, setup.sector_cards, out)
+    for pos, cell in _grid_cards(grid):
+        if isinstance(cell, Slot) and not cell.card.start and cell.up is not Side.FRONT:
+            out.append(
+                Violation("step 2", "a setup is dealt front up; this card shows its back", pos)
+            )
+
+    # Step 4 / [D26]: row safety is a property of the deal before the removals,
+    # so a gap's card counts in place.
+    for r in range(2, ROWS + 1):
+        row = [cell_at(grid, (r, c)) for c in range(1, COLS + 1)]
+        if not any(cell.card is not None and cell.card.front.safe_front for cell in row):
+            out.append(
+                Violation(
+                    "step 4",
+                    f"row {r} shows no E or B front (gaps' cards counted in place, [D26])",
+                )
+            )
+
+    # Step 9: one sample in each of rows 3..7, none below; 3 virus + 2 rock.
+    samples = setup.samples()
+    for pos, _ in samples:
+        if pos[0] < 3:
+            out.append(Violation("step 9", "samples lie only in rows 3 to 7", pos))
+    for r in range(3, ROWS + 1):
+        n = sum(1 for pos, _ in samples if pos[0] == r)
+        if n != 1:
+            out.append(Violation("step 9", f"row {r} has {n} samples, expected exactly 1"))
+    virus = sum(1 for _, s in samples if s.virus)
+    rock = len(samples) - virus
+    if (virus, rock) != (3, 2):
+        out.append(
+            Violation("step 9", f"the samples are 3 virus and 2 rock, found {virus} and {rock}")
+        )
+    _check_sample_ids(samples, out)
+
+    # Step 10 / [D8]: three gaps, each beside a sample, none an O-front card.
+    gaps = setup.gaps()
+    if len(gaps) != 3:
+        out.append(Violation("D8", f"setup removes exactly 3 cards, found {len(gaps)} gaps"))
+    sample_cells = {pos for pos, _ in samples}
+    for pos in gaps:
+        if not any(n in sample_cells for n in orthogonal_neighbours(pos)):
+            out.append(
+                Violation("D8", "a removed card must be orthogonally adjacent to a sample", pos)
+            )
+        card = cell_at(grid, pos).card
+        if card is not None and card.front is SectorType.OBSTRUCTED:
+            out.append(Violation("D8", "an O-front card cannot be removed", pos))
+
+    # [D22] / [D6]: the deal, when fixed.
+    if setup.deal is not None:
+        deck, game = _game_ids(setup)
+        probs = _perm_problems(setup.deal.first_deck, deck)
+        if probs:
+            hint = ""
+            if setup.command_cards.wild.id in setup.deal.first_deck:
+                hint = " (the Wild lies beside the first deck, [D6])"
+            out.append(
+                Violation(
+                    "D22",
+                    "the first deck must hold exactly this difficulty's cards ("
+                    + "; ".join(probs)
+                    + ")"
+                    + hint,
+                )
+            )
+        _check_ranking(setup.deal.ranking, game, out)
+    return out
+
+
+def _check_sample_ids(samples: list, out: list[Violation]) -> None:
+    counts = Counter(s.id for _, s in samples)
+    for sid, n in sorted(counts.items()):
+        if n > 1:
+            out.append(Violation("samples", f"sample id {sid} appears {n} times"))
+
+
+def check(setup: Setup) -> Setup:
+    """Raise ``InvalidSetupError`` listing every violation; return the setup if valid."""
+    violations = validate(setup)
+    if violations:
+        raise InvalidSetupError(violations)
+    return setup
+
+
+# ----------------------------------------------------------------------------
+# States
+# ----------------------------------------------------------------------------
+
+
+def _token_pos(pos: Pos, grid: Grid, what: str, lost: bool, out: list[Violation]) -> None:
+    """The ship and the pod stand on a card, the dock or Earth. A lost game may
+    leave them where they died (a gap, off the grid)."""
+    if pos in (DOCK, EARTH) or lost:
+        return
+    if not on_grid(pos):
+        out.append(Violation(what, f"the {what} is off the grid at {pos[0]},{pos[1]}"))
+    elif isinstance(cell_at(grid, pos), Gap):
+        out.append(Violation(what, f"the {what} cannot stand on a gap", pos))
+
+
+def validate_state(state: GameState) -> list[Violation]:
+    """Every invariant of a mid-game state the state breaks (empty when valid)."""
+    out: list[Violation] = []
+    setup = state.setup
+    o = setup.options
+    grid = state.grid
+    lost = state.outcome.status is Status.LOST
+
+    # Sector cards are conserved; cards move only within their row ([D16]), so the
+    # start cards stay in row 1, wherever a Deep Scan shifted them.
+    _check_sector_cards(grid, setup.sector_cards, out)
+    for pos in _check_start_identity(grid, out):
+        if pos[0] != 1:
+            out.append(Violation("D16", "start cards stay in row 1", pos))
+
+    # Command cards are conserved: hands + deck + discard (+ the Wild aside during
+    # the first pass, [D6]) are the game's cards, each once.
+    _, game = _game_ids(setup)
+    wild = setup.command_cards.wild.id
+    present = [c for h in state.hands for c in h] + list(state.deck)
+    present += [e.card for e in state.discard]
+    if not state.second_pass:
+        if wild in present:
+            out.append(
+                Violation("D6", "the Wild lies beside the deck until the reshuffle (pass 1)")
+            )
+        else:
+            present.append(wild)
+    probs = _perm_problems(present, game)
+    if probs:
+        out.append(
+            Violation(
+                "commands",
+                "hands, deck and discard must hold every command card of the game once ("
+                + "; ".join(probs)
+                + ")",
+            )
+        )
+    _check_ranking(state.ranking, game, out)
+
+    # Hands: one per player, within the hand limit.
+    if len(state.hands) != o.players:
+        out.append(Violation("hands", f"{len(state.hands)} hands for {o.players} player(s)"))
+    for i, h in enumerate(state.hands):
+        if len(h) > o.hand_limit:
+            out.append(
+                Violation(
+                    "hands",
+                    f"player {i + 1} holds {len(h)} cards; the hand limit is {o.hand_limit}",
+                )
+            )
+    if not 0 <= state.active < o.players:
+        out.append(Violation("active", f"active player {state.active + 1} of {o.players}"))
+    if state.turn < 1:
+        out.append(Violation("turn", f"turn {state.turn}: turns count from 1"))
+
+    # [D11] Only a Fly card has an orientation on the discard pile.
+    for e in state.discard:
+        if e.arrow is None:
+            continue
+        try:
+            kind = setup.command_cards.by_id(e.card).kind
+        except KeyError:
+            continue  # already reported as a card not in the game
+        if kind is not CommandKind.FLY:
+            out.append(Violation("D11", f"{e.card} lies with an arrow but is not a Fly card"))
+
+    # [D9] shields; samples: held + on board within the 3 virus / 2 rock tokens.
+    if not 0 <= state.shields <= 2:
+        out.append(Violation("D9", f"shields are 0 to 2, found {state.shields}"))
+    samples = [
+        (pos, cell.sample)
+        for pos, cell in _grid_cards(grid)
+        if isinstance(cell, Slot) and cell.sample is not None
+    ]
+    virus = sum(1 for _, s in samples if s.virus)
+    rock = len(samples) - virus
+    if state.held < 0:
+        out.append(Violation("samples", f"held samples cannot be negative ({state.held})"))
+    if state.held + virus > 3:
+        out.append(
+            Violation(
+                "samples",
+                f"{state.held} held + {virus} on the grid exceed the 3 virus samples",
+            )
+        )
+    if rock > 2:
+        out.append(Violation("samples", f"{rock} rock samples on the grid; the game has 2"))
+    _check_sample_ids(samples, out)
+
+    # The ship and the pod.
+    _token_pos(state.ship, grid, "ship", lost, out)
+    if state.ship == EARTH and not o.escape_pod and state.outcome.status is Status.ONGOING:
+        out.append(
+            Violation("D12", "the ship is at Earth but the game is still on (no escape pod)")
+        )
+    if o.escape_pod and state.pod is None:
+        out.append(Violation("pod", "the escape-pod option is on but the pod is nowhere"))
+    elif not o.escape_pod and state.pod is not None:
+        out.append(Violation("pod", "a pod is on the board without the escape-pod option"))
+    elif state.pod is not None:
+        _token_pos(state.pod, grid, "pod", lost, out)
+
+    # What the players have seen is a card on the grid.
+    on_slots = {cell.card.id for _, cell in _grid_cards(grid) if isinstance(cell, Slot)}
+    for cid in sorted(set(state.seen) - on_slots):
+        out.append(Violation("seen", f"seen card {cid} is not on the grid"))
+    return out
+
+
+def check_state(state: GameState) -> GameState:
+    """Raise ``InvalidSetupError`` listing every violation; return the state if valid."""
+    violations = validate_state(state)
+    if violations:
+        raise InvalidSetupError(violations)
+    return state
