@@ -7,7 +7,7 @@ import sys
 
 import click
 
-from ..rules.errors import SensorGhostsError
+from ..rules.errors import NotationError, SensorGhostsError
 from ..rules.options import Difficulty, RuleOptions
 
 HELP = """\
@@ -100,6 +100,9 @@ def play(
         try:
             turn = parse_turn(line, state)
             state = apply_turn(state, turn)
+        except NotationError as e:
+            where = f" (at {e.token!r}, column {e.column})" if e.token is not None else ""
+            click.echo(f"not understood: {e.reason}{where}")
         except SensorGhostsError as e:
             click.echo(f"not allowed: {getattr(e, 'reason', e)}")
     click.echo()

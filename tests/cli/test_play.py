@@ -1,0 +1,62 @@
+"""``sensor-ghosts play``: hidden information as at the table, illegal turns
+refused with the reason, legal ones applied."""
+
+from __future__ import annotations
+
+from click.testing import CliRunner
+
+from sensor_ghosts.cli.main import main
+from sensor_ghosts.generators import generate_setup
+from sensor_ghosts.rules.state import initial_state
+
+
+def _play(seed: int, lines: list[str]):
+    return CliRunner().invoke(main, ["play", "--seed", str(seed), "--no-color"], input="\n".join(lines) + "\n")
+
+
+def test_play_hides_down_sides_and_deck_order():
+    setup = generate_setup(seed=3)
+    state = initial_state(setup, setup.deal)
+    r = _play(3, ["quit"])
+    assert r.exit_code == 0, r.output
+    assert f"hand p1: {' '.join(state.hands[0])}" in r.output
+    assert "deck order" not in r.output  # the deck order is hidden (§14)
+    grid = [ln for ln in r.output.splitlines() if ln[:1] in "1234567" and "|" in ln]
+    assert len(grid) == 7
+    # Row 3 holds five sector cards; none of their backs has been seen.
+    row3 = grid[4]
+    assert row3.startswith("3")
+    assert row3.count("?") >= 4
+
+
+def test_play_refuses_illegal_turn_with_reason_then_applies_legal_one():
+    setup = generate_setup(seed=3)
+    state = initial_state(setup, setup.deal)
+    hand = state.hands[0]
+    not_held = next(c.id for c in setup.command_cards.cards if c.id not in hand and c.id != "W")
+    # Flying right from the dock onto the start card is always safe.
+    fly_card = next(c for c in hand if c.startswith("F"))
+    r = _play(3, [f"{not_held} fly R; rescan 1,2", f"{fly_card} fly R; rescan 1,2", "quit"])
+    assert r.exit_code == 0, r.output
+    assert "not understood:" in r.output
+    assert not_held in r.output.split("not understood:")[1].splitlines()[0]
+    assert "turn 2 " in r.output  # the legal turn was applied
+
+
+def test_play_refuses_heading_violation_with_rule():
+    setup = generate_setup(seed=3)
+    state = initial_state(setup, setup.deal)
+    flies = [c for c in state.hands[0] if c.startswith("F")]
+    assert len(flies) >= 2  # seed 3 deals two Fly cards
+    # After a single Fly right, one Fly card up breaks the inertia rule [D11].
+    r = _play(3, [f"{flies[0]} fly R; rescan 1,2", f"{flies[1]} peek U; rescan 1,2", "quit"])
+    assert "not allowed: the heading is right" in r.output
+
+
+def test_play_reports_a_loss_with_exit_1():
+    setup = generate_setup(seed=3)
+    state = initial_state(setup, setup.deal)
+    fly_card = next(c for c in state.hands[0] if c.startswith("F"))
+    r = _play(3, [f"{fly_card} fly U"])  # from the dock, up leaves the grid [D25]
+    assert r.exit_code == 1
+    assert "lost: flew off the grid" in r.output
