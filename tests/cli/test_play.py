@@ -7,6 +7,7 @@ from click.testing import CliRunner
 
 from sensor_ghosts.cli.main import main
 from sensor_ghosts.generators import generate_setup
+from sensor_ghosts.rules.engine import legal_turns
 from sensor_ghosts.rules.state import initial_state
 
 
@@ -48,8 +49,10 @@ def test_play_refuses_heading_violation_with_rule():
     state = initial_state(setup, setup.deal)
     flies = [c for c in state.hands[0] if c.startswith("F")]
     assert len(flies) >= 2  # seed 0 deals two Fly cards
+    first = next(t for t in legal_turns(state) if str(t).startswith(f"{flies[0]} fly R"))
     # After a single Fly right, one Fly card up breaks the inertia rule [D11].
-    r = _play(0, [f"{flies[0]} fly R; rescan 1,2", f"{flies[1]} peek U; rescan 1,2", "quit"])
+    r = _play(0, [str(first), f"{flies[1]} peek U; rescan 1,2", "quit"])
+    assert "turn 2 " in r.output
     assert "not allowed: the heading is right" in r.output
 
 
