@@ -1030,7 +1030,7 @@ def test_s9_three_player_wild_takes_one_card_from_each_of_three():
     after = do(s, cmd(s, "F2 F5 S1", fly(L)))
     assert after.ship == (2, 1) and after.heading is None
     assert after.hands == (("F1", "F6"), ("D1",), ("S2", "F3"), ("D2",))
-    triples = {frozenset((pc.player for pc in t.command.cards)) for t in legal_turns(s) if len(t.command.cards) == 3}
+    triples = {frozenset(pc.player for pc in t.command.cards) for t in legal_turns(s) if len(t.command.cards) == 3}
     assert triples == {frozenset({0, 1, 2}), frozenset({0, 1, 3}), frozenset({0, 2, 3})}
     refuse_cmd(s, cmd(s, "S1 F1 F2", fly(L)), r"at most one card")
     refuse_cmd(s, cmd(s, "S1 F2 deck:F6", fly(L)), r"three or more|\[D18\]")

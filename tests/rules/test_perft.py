@@ -13,10 +13,10 @@ The positions are sparse on purpose: every cell is a gap except the start cards
 
 from __future__ import annotations
 
+from test_conformance import make  # the hand-made position builder
+
 from sensor_ghosts.rules.engine import legal_turns, perft
 from sensor_ghosts.rules.geometry import Direction
-
-from test_conformance import make  # the hand-made position builder
 
 U = Direction.UP
 GAPS = ". . . . ."
