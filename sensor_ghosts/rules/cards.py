@@ -9,6 +9,7 @@ from __future__ import annotations
 from collections import Counter
 from dataclasses import dataclass
 from enum import Enum
+from functools import cached_property
 from importlib import resources
 from pathlib import Path
 
@@ -179,11 +180,13 @@ class CommandCardSet:
     name: str
     cards: tuple[CommandCard, ...]
 
+    @cached_property
+    def _index(self) -> dict[str, CommandCard]:
+        return {c.id: c for c in self.cards}
+
     def by_id(self, card_id: str) -> CommandCard:
-        for c in self.cards:
-            if c.id == card_id:
-                return c
-        raise KeyError(card_id)
+        # The engine asks this for every candidate play: a dict, not a scan.
+        return self._index[card_id]
 
     def of_kind(self, kind: CommandKind) -> list[CommandCard]:
         return [c for c in self.cards if c.kind is kind]
