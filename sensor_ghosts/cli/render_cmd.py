@@ -1,0 +1,98 @@
+"""``sensor-ghosts render``: printable setup sheets and solution pages.
+
+Exit statuses: 0 written; 2 bad input (unreadable file, bad format, no solver,
+a solution that cannot be found). Output is written to a temporary file and
+renamed, so a failed run never leaves a partial file.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import click
+
+from ..rules.errors import SensorGhostsError
+
+FORMATS = ("svg", "pdf", "png")
+
+
+class RenderInputError(click.ClickException):
+    """Exit status 2 with a one-line reason."""
+
+    exit_code = 2
+
+    def __init__(self, message: str):
+        super().__init__((message.splitlines() or ["bad input"])[0])
+
+
+def _load(file: str):
+    from ..rules import notation
+
+    try:
+        return notation.load(Path(file))
+    except SensorGhostsError as e:
+        raise RenderInputError(str(e)) from None
+    except (OSError, ValueError, UnicodeDecodeError) as e:
+        raise RenderInputError(f"{file}: {e}") from None
+
+
+@click.command("render")
+@click.argument("file", type=click.Path(dir_okay=False))
+@click.option("--format", "fmt", type=click.Choice(FORMATS), default=None,
+              help="Output format (default: from --out's suffix, else svg).")
+@click.option("--solution", is_flag=True, help="Add the solution page (solves the setup; PDF: both pages).")
+@click.option("--hide", is_flag=True, help="A puzzle to play: hide the down sides and the samples' contents.")
+@click.option("--out", "out", type=click.Path(dir_okay=False), default=None,
+              help="Output file (default: FILE with the format's suffix).")
+@click.option("--dpi", type=click.IntRange(30, 600), default=150, show_default=True, help="PNG resolution.")
+def render(file: str, fmt: str | None, solution: bool, hide: bool, out: str | None, dpi: int) -> None:
+    """Draw the setup or state in FILE as a printable sheet (SVG, PDF or PNG).
+
+    \b
+    With --solution the setup is solved and its solution page is drawn: for PDF
+    after the setup sheet, for SVG and PNG instead of it.
+    \b
+    Examples:
+      sensor-ghosts render puzzle.txt --format pdf --hide --out puzzle.pdf
+      sensor-ghosts render puzzle.txt --format png --solution --out solution.png
+    """
+    from .. import render as R
+    from ..rules.state import GameState
+
+    if fmt is None:
+        suffix = Path(out).suffix.lower().lstrip(".") if out else ""
+        fmt = suffix if suffix in FORMATS else "svg"
+    target = Path(out) if out else Path(file).with_suffix("." + fmt)
+    if not target.parent.is_dir():
+        raise RenderInputError(f"{target}: no such directory {str(target.parent)!r}")
+
+    inst = _load(file)
+    pages = []
+    if solution:
+        setup = inst.setup if isinstance(inst, GameState) else inst
+        if isinstance(inst, GameState) and inst.turn > 1:
+            raise RenderInputError("--solution needs a setup (or a state before the first turn)")
+        try:
+            plan = R.solve_setup(setup)
+        except R.SolverUnavailable as e:
+            raise RenderInputError(str(e)) from None
+        except SensorGhostsError as e:
+            raise RenderInputError(f"cannot solve: {e}") from None
+        if plan is None:
+            raise RenderInputError("no solution found for this setup")
+        if fmt == "pdf":
+            pages.append(R.setup_page(inst, hide_down=hide))
+        pages.append(R.render_solution(setup, plan))
+    else:
+        pages.append(R.setup_page(inst, hide_down=hide))
+
+    try:
+        if fmt == "pdf":
+            R.write_pdf(pages, target)
+        elif fmt == "png":
+            R.write_png(pages[-1], target, dpi=dpi)
+        else:
+            R.write_svg(pages[-1], target)
+    except OSError as e:
+        raise RenderInputError(f"{target}: cannot write: {e.strerror or e}") from None
+    click.echo(f"wrote {target} ({fmt}, {len(pages) if fmt == 'pdf' else 1} page{'s' if len(pages) > 1 and fmt == 'pdf' else ''})")
