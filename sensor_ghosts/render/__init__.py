@@ -152,6 +152,7 @@ def _atomic_write(path: str | Path, make: Callable[[], bytes]) -> None:
     try:
         with os.fdopen(fd, "wb") as f:
             f.write(data)
+        os.chmod(tmp, 0o666 & ~_umask())  # mkstemp makes 0600; give a normal file's mode
         os.replace(tmp, path)
     except BaseException:
         try:
@@ -159,6 +160,12 @@ def _atomic_write(path: str | Path, make: Callable[[], bytes]) -> None:
         except FileNotFoundError:
             pass
         raise
+
+
+def _umask() -> int:
+    mask = os.umask(0)
+    os.umask(mask)
+    return mask
 
 
 def _as_page(x: Page | Setup | GameState) -> Page:

@@ -95,7 +95,7 @@ def cell_group(pos: Pos, cell: Slot | Gap, box: GridBox, *, hide_down: bool, hid
             g.add(*icons.sector_icon(down, x + s * 0.83, y + s * 0.83, s * 0.11, back=not back, fill=icons.FILL[down]))
             g.add(Text(x + s * 0.93, y + s * 0.12, f"#{card.id}", s * 0.09, anchor="end", color=GREY))
     if cell.sample is not None:
-        g.add(*icons.sample_token(x + s * 0.17, y + s * 0.17, s * 0.09, _sample_kind(cell, hide_samples)))
+        g.add(*icons.sample_token(x + s * 0.18, y + s * 0.18, s * 0.1, _sample_kind(cell, hide_samples)))
     return g
 
 
@@ -161,11 +161,23 @@ def footer_text(setup: Setup) -> str:
     )
 
 
+def _regenerate_hint(setup: Setup) -> str:
+    if setup.id:
+        try:
+            from ..generators import parse_game_id
+
+            parse_game_id(setup.id)
+            return f"Regenerate: sensor-ghosts generate --id '{setup.id}'."
+        except Exception:  # not a generator's game ID (or no generator)
+            pass
+    return "Keep this setup's file to redraw it (sensor-ghosts render FILE)."
+
+
 def draw_footer(page: Page, setup: Setup, y: float) -> None:
     page.add(Group("footer", [
         Line(12, y - 4, page.width - 12, y - 4, Style(stroke=GREY, width=0.2)),
         Text(page.width / 2, y, footer_text(setup), 2.6, color=INK),
-        Text(page.width / 2, y + 4, "Regenerate from the id and options above; rules as modelled in RULES.md.", 2.2, color=GREY),
+        Text(page.width / 2, y + 4, _regenerate_hint(setup) + "  Rules as modelled in RULES.md.", 2.2, color=GREY),
     ]))
 
 
@@ -280,9 +292,23 @@ def setup_page(
         x, y = box.cell_xy(DOCK)
         g.add(*icons.ship_glyph(x + s * 0.8, y + s * 0.2, s * 0.12))
         page.add(g)
-    draw_legend(page, 16, box.bottom + 14, hide_down=hide_down, col_w=62)
+    y = draw_legend(page, 16, box.bottom + 14, hide_down=hide_down, col_w=62)
+    _notes_box(page, 16, y + 2, W - 32, H - 18 - (y + 2))
     draw_footer(page, setup, H - 10)
     return page
+
+
+def _notes_box(page: Page, x: float, y: float, w: float, h: float) -> None:
+    """Ruled space for the player's plan."""
+    if h < 14:
+        return
+    g = Group("notes", [Rect(x, y, w, h, Style(stroke=GREY, width=0.25), r=1.5),
+                        Text(x + 3, y + 4, "Your plan (turn: cards, action, re-scan)", 2.8, anchor="start", color=GREY)])
+    ly = y + 11
+    while ly < y + h - 2:
+        g.add(Line(x + 3, ly, x + w - 3, ly, Style(stroke="#c8c8c8", width=0.15)))
+        ly += 7
+    page.add(g)
 
 
 # ----------------------------------------------------------------------------
@@ -303,6 +329,8 @@ class TurnEvents:
     direction: Direction | None = None
     shifts: list[int] = field(default_factory=list)
     flips: list[Pos] = field(default_factory=list)  # flipped by choice (Deep Scan, re-scan)
+    rescan_shift: int | None = None  # the row the re-scan shifted
+    rescan_flips: list[Pos] = field(default_factory=list)
 
     @property
     def boosts(self) -> int:
@@ -368,9 +396,11 @@ def turn_events(states: list[GameState], turns: list[Turn]) -> list[TurnEvents]:
             ship_row = after.ship[0]
             if after.ship != EARTH:
                 if ship_row + 1 <= ROWS:
+                    ev.rescan_shift = ship_row + 1
                     ev.shifts.append(ship_row + 1)
                 if ship_row + 2 <= ROWS:
-                    ev.flips += [(ship_row + 2, c) for c in sorted(turn.rescan)]
+                    ev.rescan_flips = [(ship_row + 2, c) for c in sorted(turn.rescan)]
+                    ev.flips += ev.rescan_flips
         out.append(ev)
     return out
 
@@ -404,9 +434,9 @@ def _ship_text(ev: TurnEvents) -> str:
 
 
 def _rescan_text(ev: TurnEvents) -> str:
-    parts = [f"shift {r}" for r in ev.shifts]
+    parts = [f"shift {ev.rescan_shift}"] if ev.rescan_shift is not None else []
     by_row: dict[int, list[int]] = defaultdict(list)
-    for r, c in ev.flips:
+    for r, c in ev.rescan_flips:
         by_row[r].append(c)
     parts += [f"flip {r}:{','.join(str(c) for c in cs)}" for r, cs in sorted(by_row.items())]
     return "; ".join(parts) or "-"
@@ -425,10 +455,11 @@ def solution_page(states: list[GameState], turns: list[Turn], *, title: str | No
     first = states[0]
     setup = first.setup
     W, H = A4_LANDSCAPE
-    page = Page(W, H, title=f"{TITLE} solution {setup.id or ''}".strip())
     final = states[-1]
+    what = "solution" if final.outcome.status.value == "won" else "plan"
+    page = Page(W, H, title=f"{TITLE} {what} {setup.id or ''}".strip())
     page.add(Group("title", [
-        Text(12, 11, title or f"{TITLE}  -  solution {setup.id or ''}".rstrip(), 5.2, anchor="start", bold=True),
+        Text(12, 11, title or f"{TITLE}  -  {what} {setup.id or ''}".rstrip(), 5.2, anchor="start", bold=True),
         Text(12, 17, f"{len(turns)} turns, {sum(len(t.command.cards) if t.command else 0 for t in turns) + sum(len(t.second.cards) for t in turns if t.second)} cards played"
              f"  |  result: {final.outcome}  |  marks show grid positions at the time of each turn", 2.7,
              anchor="start", color=GREY),
@@ -520,7 +551,11 @@ def _plan_table(page: Page, events: list[TurnEvents], final: GameState, x: float
     g.add(Text(x + 1, y + rh * 0.6, f"result: {final.outcome}", fs, anchor="start", bold=True))
     g.add(Text(x + 1, y + rh * 1.6, "ship: position after the turn and the sides entered; sh/v: shields / virus held",
                fs * 0.85, anchor="start", color=GREY))
-    g.add(Text(x + 1, y + rh * 2.5, "re-scan: row shifted left; flip row:columns (includes Deep Scan)",
+    g.add(Text(x + 1, y + rh * 2.5, "re-scan: the row shifted left; flip row:columns",
+               fs * 0.85, anchor="start", color=GREY))
+    start = events[0].before if events else final
+    hands = " / ".join(" ".join(h) for h in start.hands)
+    g.add(Text(x + 1, y + rh * 3.6, _fit(f"deal: hand {hands}; deck {' '.join(start.deck)}", w, fs * 0.85),
                fs * 0.85, anchor="start", color=GREY))
     page.add(g)
 

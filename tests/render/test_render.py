@@ -257,3 +257,60 @@ def test_png_solution_page_landscape(tmp_path):
     path = tmp_path / "sol.png"
     write_png(render_solution(boost_setup(), boost_plan()), path, dpi=60)
     assert Image.open(path).size == (round(297 / 25.4 * 60), round(210 / 25.4 * 60))
+
+
+def test_state_sheet_draws_pod_with_escape_pod_variant():
+    from sensor_ghosts.rules.options import RuleOptions
+
+    s = replace(boost_setup(), options=RuleOptions(escape_pod=True))
+    root = ET.fromstring(setup_svg(initial_state(s)))
+    tokens = next(g for g in root.iter(SVG + "g") if g.get("id") == "tokens")
+    assert "P" in _texts(tokens)
+    footer = " ".join(_texts(next(g for g in root.iter(SVG + "g") if g.get("id") == "footer")))
+    assert "escape-pod" in footer
+
+
+def test_write_booklet_uses_solver(tmp_path, monkeypatch):
+    from pypdf import PdfReader
+
+    import sensor_ghosts.solver as solver_pkg
+    from sensor_ghosts.render import write_booklet
+
+    class Result:
+        def __init__(self, plan):
+            self.plan = plan
+
+    class Plan:
+        def __init__(self, setup):
+            self.turns, self.deal = boost_plan(), setup.deal
+
+    calls = []
+
+    def fake_solve(setup, **kw):
+        calls.append(setup.id)
+        return Result(Plan(setup))
+
+    monkeypatch.setattr(solver_pkg, "solve", fake_solve, raising=False)
+    setups = [replace(boost_setup(), id=f"b{i}") for i in range(2)]
+    path = tmp_path / "b.pdf"
+    assert write_booklet(setups, path, solutions=True) == 4
+    assert calls == ["b0", "b1"]
+    assert len(PdfReader(path).pages) == 4
+    assert write_booklet(setups, path, solutions=False) == 2
+    assert len(PdfReader(path).pages) == 2
+
+
+def test_deep_scan_flip_is_marked_but_not_a_rescan():
+    """turn_events reads only the turns and the ship's positions: stub states do."""
+    from sensor_ghosts.render.sheets import _rescan_text
+    from sensor_ghosts.rules.turns import Action, ActionKind, Command, PlayedCard, Turn
+
+    st = initial_state(boost_setup())
+    turn = Turn(Command((PlayedCard("D1"),), Action(ActionKind.FLIP, target=(5, 2))), rescan=frozenset({1, 3}))
+    (ev,) = turn_events([st, st], [turn])
+    assert ev.path == [] and ev.flips == [(5, 2), (3, 1), (3, 3)]
+    assert ev.rescan_flips == [(3, 1), (3, 3)] and ev.shifts == [2]
+    assert _rescan_text(ev) == "shift 2; flip 3:1,3"
+    shift = Turn(Command((PlayedCard("D1"),), Action(ActionKind.SHIFT, row=6)))
+    (ev,) = turn_events([st, st], [shift])
+    assert ev.shifts == [6, 2] and ev.rescan_shift == 2
