@@ -49,8 +49,8 @@ def render(file: str, fmt: str | None, solution: bool, hide: bool, out: str | No
     """Draw the setup or state in FILE as a printable sheet (SVG, PDF or PNG).
 
     \b
-    With --solution the setup is solved and its solution page is drawn: for PDF
-    after the setup sheet, for SVG and PNG instead of it.
+    With --solution the setup (or the state, from where it stands) is solved and
+    its solution page is drawn: for PDF after the sheet, for SVG and PNG instead.
     \b
     Examples:
       sensor-ghosts render puzzle.txt --format pdf --hide --out puzzle.pdf
@@ -70,10 +70,8 @@ def render(file: str, fmt: str | None, solution: bool, hide: bool, out: str | No
     pages = []
     if solution:
         setup = inst.setup if isinstance(inst, GameState) else inst
-        if isinstance(inst, GameState) and inst.turn > 1:
-            raise RenderInputError("--solution needs a setup (or a state before the first turn)")
         try:
-            plan = R.solve_setup(setup)
+            plan = R.solve_setup(inst)
         except R.SolverUnavailable as e:
             raise RenderInputError(str(e)) from None
         except SensorGhostsError as e:

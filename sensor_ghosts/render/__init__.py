@@ -96,7 +96,7 @@ def render_solution(setup: Setup, turns: Any, *, deal: Deal | None = None,
     ``initial_state(setup)``. ``turns`` is a list of ``Turn``, a ``Plan``
     (``.turns``, ``.deal``, ``.start``) or a solver result with ``.plan``."""
     turn_list, deal, start = _plan_parts(turns, deal)
-    if start is not None and deal is None:
+    if start is not None:  # a plan knows its own start (a mid-game state, or the dealt setup)
         states = _replay_from(start, turn_list)
     else:
         states = replay(setup, turn_list, deal=deal, seed=seed)
@@ -122,19 +122,21 @@ def _quiet(_info: dict) -> None:
     pass
 
 
-def solve_setup(setup: Setup) -> Any:
-    """A winning plan from ``sensor_ghosts.solver.solve`` (deal mode when the
-    setup fixes a deal, else open mode), None when it finds none, or
-    :class:`SolverUnavailable` when there is no solver."""
+def solve_setup(instance: Setup | GameState) -> Any:
+    """A winning plan from ``sensor_ghosts.solver.solve`` for a setup (deal mode
+    when it fixes a deal, else open mode) or a state (deal mode: its deck is
+    known); None when the solver finds none; :class:`SolverUnavailable` when
+    there is no solver."""
     try:
         from ..solver import solve  # type: ignore[attr-defined]
     except ImportError:
         raise SolverUnavailable("solver not available") from None
-    kwargs: dict[str, Any] = {} if setup.deal is not None else {"mode": "open"}
+    open_mode = isinstance(instance, Setup) and instance.deal is None
+    kwargs: dict[str, Any] = {"mode": "open"} if open_mode else {}
     try:
-        result = solve(setup, progress=_quiet, **kwargs)
+        result = solve(instance, progress=_quiet, **kwargs)
     except TypeError:  # a solver without these options
-        result = solve(setup)
+        result = solve(instance)
     if hasattr(result, "plan"):
         return result.plan
     return result if hasattr(result, "turns") else None

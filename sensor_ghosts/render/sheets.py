@@ -200,7 +200,7 @@ def draw_legend(page: Page, x: float, y: float, *, hide_down: bool, col_w: float
     items.append(([Rect(-r, -r, 2 * r, 2 * r, Style(stroke=INK, fill=icons.START_FILL, width=0.25), r=0.6),
                    Text(0, 0, "S", 3, bold=True)], "start card, never flips"))
     items.append(([Rect(-r, -r, 2 * r, 2 * r, Style(stroke=GREY, width=0.25, dash=(0.9, 0.7)), r=0.6)],
-                  "gap: a removed card (fatal)"))
+                  "gap: removed card (fatal)"))
     if hide_down:
         items.append((icons.sample_token(0, 0, 2.2, "hidden"), "sample, face down"))
     items.append((icons.ship_glyph(0, 0, 2.4), "ship"))
@@ -443,7 +443,15 @@ def _rescan_text(ev: TurnEvents) -> str:
 
 
 def _ranges(nums: list[int]) -> str:
-    return ",".join(str(n) for n in nums) if len(nums) <= 2 else f"{nums[0]}-{nums[-1]}" if nums == list(range(nums[0], nums[-1] + 1)) else ",".join(str(n) for n in nums)
+    """Turn numbers as a label: ``1-4`` for a run, else ``1,3``; a turn that
+    counts twice (a Deep Scan shift and the re-scan of one row) is ``3x2``."""
+    counts: dict[int, int] = {}
+    for n in nums:
+        counts[n] = counts.get(n, 0) + 1
+    uniq = sorted(counts)
+    if len(uniq) > 2 and uniq == list(range(uniq[0], uniq[-1] + 1)) and all(v == 1 for v in counts.values()):
+        return f"{uniq[0]}-{uniq[-1]}"
+    return ",".join(f"{n}x{counts[n]}" if counts[n] > 1 else str(n) for n in uniq)
 
 
 def solution_page(states: list[GameState], turns: list[Turn], *, title: str | None = None,
@@ -461,7 +469,9 @@ def solution_page(states: list[GameState], turns: list[Turn], *, title: str | No
     page.add(Group("title", [
         Text(12, 11, title or f"{TITLE}  -  {what} {setup.id or ''}".rstrip(), 5.2, anchor="start", bold=True),
         Text(12, 17, f"{len(turns)} turns, {sum(len(t.command.cards) if t.command else 0 for t in turns) + sum(len(t.second.cards) for t in turns if t.second)} cards played"
-             f"  |  result: {final.outcome}  |  marks show grid positions at the time of each turn", 2.7,
+             f"  |  result: {final.outcome}  |  "
+             + ("" if first.ship == DOCK else f"from a game in progress, ship at {format_pos(first.ship)}  |  ")
+             + "marks show grid positions at the time of each turn", 2.7,
              anchor="start", color=GREY),
     ]))
     s = 18.5
@@ -513,17 +523,22 @@ def solution_page(states: list[GameState], turns: list[Turn], *, title: str | No
     sx, sy = box.center(first.ship)
     marks.add(*icons.ship_glyph(sx + s * 0.3, sy - s * 0.28, s * 0.12))
     page.add(path_g, marks)
-    draw_legend(page, 12, box.bottom + 9, hide_down=hide_down, col_w=39, solution=True, ncols=4,
-                row_h=6.4, text_size=2.4)
-
-    # the plan as a table
+    # the plan as a table, and the key under the grid (wide when the table is short)
     table_x = box.x0 + 5 * s + s + s * 0.95 + 4
-    _plan_table(page, events, final, table_x, 25, W - 10 - table_x, H - 22 - 25)
+    table_end = _plan_table(page, events, final, table_x, 25, W - 10 - table_x, H - 22 - 25)
+    legend_y = box.bottom + 9
+    if table_end < legend_y - 3:
+        draw_legend(page, 12, legend_y, hide_down=hide_down, col_w=66, solution=True, ncols=4,
+                    row_h=6.4, text_size=2.6)
+    else:
+        draw_legend(page, 12, legend_y, hide_down=hide_down, col_w=38, solution=True, ncols=4,
+                    row_h=6.4, text_size=2.1)
     draw_footer(page, setup, H - 6)
     return page
 
 
-def _plan_table(page: Page, events: list[TurnEvents], final: GameState, x: float, y: float, w: float, h: float) -> None:
+def _plan_table(page: Page, events: list[TurnEvents], final: GameState, x: float, y: float, w: float, h: float) -> float:
+    """The plan, one row per turn; returns the y below it."""
     g = Group("plan")
     cols = [("#", 0.06), ("cards", 0.16), ("action", 0.27), ("ship", 0.17), ("re-scan", 0.26), ("sh/v", 0.08)]
     n = len(events) + 2
@@ -558,6 +573,7 @@ def _plan_table(page: Page, events: list[TurnEvents], final: GameState, x: float
     g.add(Text(x + 1, y + rh * 3.6, _fit(f"deal: hand {hands}; deck {' '.join(start.deck)}", w, fs * 0.85),
                fs * 0.85, anchor="start", color=GREY))
     page.add(g)
+    return y + rh * 4.2
 
 
 def _fit(text: str, width_mm: float, size: float) -> str:

@@ -314,3 +314,11 @@ def test_deep_scan_flip_is_marked_but_not_a_rescan():
     shift = Turn(Command((PlayedCard("D1"),), Action(ActionKind.SHIFT, row=6)))
     (ev,) = turn_events([st, st], [shift])
     assert ev.shifts == [6, 2] and ev.rescan_shift == 2
+
+
+def test_turn_number_labels():
+    from sensor_ghosts.render.sheets import _ranges
+
+    assert _ranges([1, 2, 3, 4]) == "1-4"
+    assert _ranges([2, 5]) == "2,5"
+    assert _ranges([1, 2, 3, 3]) == "1,2,3x2"
