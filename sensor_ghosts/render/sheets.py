@@ -246,7 +246,8 @@ def _translate(sh, dx: float, dy: float):
 def status_text(state: GameState) -> str:
     held = f"virus held {state.held}/{state.options.samples_to_win}"
     out = f"turn {state.turn}  |  ship {format_pos(state.ship)}  |  shields {state.shields}  |  {held}"
-    out += f"  |  deck {len(state.deck)} ({'second' if state.second_pass else 'first'} pass)"
+    hands = " / ".join(" ".join(h) or "-" for h in state.hands)
+    out += f"  |  hand {hands}  |  deck {len(state.deck)} ({'second' if state.second_pass else 'first'} pass)"
     if state.is_over:
         out += f"  |  {state.outcome}"
     return out
@@ -274,7 +275,8 @@ def setup_page(
     hide_samples = hide_down if hide_samples is None else hide_samples
     W, H = A4
     page = Page(W, H, title=title or f"{TITLE} {setup.id or ''}".strip())
-    head = title or f"{TITLE}  -  {'puzzle' if hide_down else 'setup'} {setup.id or ''}".rstrip()
+    kind = "game in progress" if state is not None else "puzzle" if hide_down else "setup"
+    head = title or f"{TITLE}  -  {kind} {setup.id or ''}".rstrip()
     page.add(Group("title", [
         Text(W / 2, 13, head, 6.0, bold=True),
         Text(W / 2, 20.5, status_text(state) if state is not None else
