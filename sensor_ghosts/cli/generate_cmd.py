@@ -210,6 +210,7 @@ def generate(
 
     batch = len(jobs) > 1
     show_bar = batch and sys.stderr.isatty()
+    interrupted = False
     try:
         with _sink(out) as write:
             if fmt == "json" and batch:
@@ -221,10 +222,16 @@ def generate(
             )
             try:
                 for i, job in enumerate(jobs):
-                    record = _render(job(), fmt)
+                    try:
+                        setup = job()
+                    except KeyboardInterrupt:
+                        # Keep every finished setup: stop before the unfinished one.
+                        interrupted = True
+                        break
+                    record = _render(setup, fmt)
                     if fmt == "json" and batch:
                         record = "  " + record.rstrip("\n").replace("\n", "\n  ")
-                        record += ",\n" if i < len(jobs) - 1 else "\n"
+                        record = (",\n" if i > 0 else "") + record
                     elif fmt == "text" and i > 0:
                         record = "\n" + record
                     write(record)
@@ -234,6 +241,9 @@ def generate(
                 if bar is not None:
                     bar.render_finish()
             if fmt == "json" and batch:
-                write("]\n")
+                write("\n]\n")
     except SensorGhostsError as e:
         raise click.ClickException(str(e).splitlines()[0]) from None
+    if interrupted:
+        click.echo("interrupted: the setups finished so far are complete", err=True)
+        sys.exit(130)

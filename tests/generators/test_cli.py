@@ -67,8 +67,10 @@ def test_out_file_atomic(tmp_path):
     assert [p.name for p in tmp_path.iterdir()] == ["batch.txt"]  # no temp file left
 
 
-def test_interrupted_batch_leaves_no_file(tmp_path, monkeypatch):
+@pytest.mark.parametrize("fmt", ["jsonl", "json", "text"])
+def test_interrupted_batch_keeps_finished_setups_whole(tmp_path, monkeypatch, fmt):
     import sensor_ghosts.cli.generate_cmd as mod
+    from sensor_ghosts.rules.notation import load_text
 
     calls = {"n": 0}
     real = mod.generate_setup
@@ -80,13 +82,24 @@ def test_interrupted_batch_leaves_no_file(tmp_path, monkeypatch):
         return real(*a, **k)
 
     monkeypatch.setattr(mod, "generate_setup", flaky)
-    out = tmp_path / "b.jsonl"
+    out = tmp_path / f"b.{fmt}"
     r = CliRunner().invoke(
-        generate, ["--seed", "1", "--count", "5", "--format", "jsonl", "--out", str(out)]
+        generate, ["--seed", "1", "--count", "5", "--format", fmt, "--out", str(out)]
     )
-    assert r.exit_code == 1  # Click turns ^C into Abort
+    assert r.exit_code == 130
     assert calls["n"] == 3
-    assert list(tmp_path.iterdir()) == []
+    assert [p.name for p in tmp_path.iterdir()] == [out.name]  # no temporary left
+    text = out.read_text()
+    if fmt == "jsonl":
+        records = [json.loads(line) for line in text.splitlines()]
+    elif fmt == "json":
+        records = json.loads(text)
+    else:
+        records = text.split("\n\n")
+    assert len(records) == 2  # the two finished setups, each complete
+    for rec, seed in zip(records, (1, 2), strict=True):
+        src = json.dumps(rec) if fmt != "text" else rec
+        assert load_text(src).id.endswith(f"#{seed}")
 
 
 def test_no_progress_bar_when_piped():
