@@ -1,0 +1,61 @@
+"""``sensor-ghosts hint FILE``: the best next turn from what a player can see.
+
+FILE is an observation (text or JSON, see ``rules/observation_notation.py``) or
+a game state (then what its active player sees, RULES.md §14); '-' reads
+standard input. Bad or impossible input exits with status 2 and one line.
+"""
+
+from __future__ import annotations
+
+import json
+import sys
+from pathlib import Path
+
+import click
+
+from ..rules.errors import SensorGhostsError
+from .common import InputError
+
+
+@click.command("hint")
+@click.argument("file", type=click.Path(dir_okay=False, allow_dash=True))
+@click.option("--budget", type=click.FloatRange(min=0.05), default=2.0, show_default=True,
+              help="Seconds to think; the best answer so far is returned.")  # fmt: skip
+@click.option("--seed", type=int, default=0, show_default=True,
+              help="Seed of the sampled worlds (same seed and work, same answer).")  # fmt: skip
+@click.option("--json", "as_json", is_flag=True, help="Machine-readable output.")
+def hint_cmd(file: str, budget: float, seed: int, as_json: bool) -> None:
+    """Hint for a stuck player: best turn, win chance (95% CI), runner-up, why.
+
+    FILE is an observation or a state file (text or JSON); '-' for stdin.
+    """
+    from ..rules.observation_notation import load_observation
+    from ..solver.hints import hint
+
+    try:
+        if file == "-":
+            data: str | bytes = sys.stdin.buffer.read()
+        else:
+            data = Path(file).read_bytes()
+    except OSError as e:
+        raise InputError(f"{file}: cannot read: {e.strerror or e}", as_json=as_json) from None
+    try:
+        text = data.decode("utf-8") if isinstance(data, bytes) else data
+    except UnicodeDecodeError as e:
+        raise InputError(
+            f"{file}: not a text file (byte {e.start} is not UTF-8)", as_json=as_json
+        ) from None
+    try:
+        if "\n" not in text and not text.lstrip().startswith("{"):
+            text += "\n"  # a one-line file is still text, not a path
+        obs = load_observation(text)
+        h = hint(obs, budget=budget, seed=seed)
+    except SensorGhostsError as e:
+        msg = str(e).replace("<text>", file)
+        raise InputError(msg, as_json=as_json, kind=type(e).__name__) from None
+    except ValueError as e:  # a finished game, another player's view
+        raise InputError(str(e), as_json=as_json, kind=type(e).__name__) from None
+    if as_json:
+        click.echo(json.dumps(h.as_dict(), indent=2))
+    else:
+        click.echo(str(h))

@@ -1,0 +1,247 @@
+"""Bots that play real hidden-information games through the rules engine.
+
+- ``random``: a uniformly random legal turn.
+- ``greedy``: a simple heuristic that sees only its observation (§14): it
+  guesses one hidden world (a single uniform sample) and follows the shortest
+  safe route in it (``hints.fast_turn``).
+- ``hint``: the hint engine (``hints.hint``) on its observation, with a
+  per-decision time budget.
+- ``cheat``: sees everything (the true state, deck order included): the exact
+  solver on the true state when it finishes within its budget (then it follows
+  the winning plan), otherwise a perfect-information greedy (``policy_turn``).
+  Its win rate is the reference ("cheating bound") the others are measured by.
+
+Only ``cheat`` ever reads hidden parts of the state. The others get
+``observe(state, player)`` and the engine's ruling on their turn.
+
+``play_game`` plays one seeded game; every random choice comes from the game's
+seed, so results are identical however games are spread over processes.
+"""
+
+from __future__ import annotations
+
+import random
+import time
+from dataclasses import dataclass, field
+from typing import Any
+
+from ..rules.engine import apply_turn, legal_turns
+from ..rules.errors import IllegalTurnError
+from ..rules.observation import observe
+from ..rules.options import Difficulty, RuleOptions
+from ..rules.setup import Setup, Slot
+from ..rules.state import GameState, Status, initial_state
+from ..rules.turns import Turn
+from .hints import _after_command, fast_turn, hint, policy_turn, rescan_policy, turn_key
+from .worlds import WorldSampler
+
+__all__ = ["BOTS", "GameResult", "make_bot", "play_game"]
+
+
+class Bot:
+    name = "bot"
+    sees_everything = False
+
+    def choose(self, state: GameState, rng: random.Random) -> Turn:  # pragma: no cover
+        raise NotImplementedError
+
+    def new_game(self) -> None:
+        return None
+
+
+class RandomBot(Bot):
+    name = "random"
+
+    def choose(self, state: GameState, rng: random.Random) -> Turn:
+        return rng.choice(legal_turns(state))
+
+
+class GreedyBot(Bot):
+    """A simple heuristic on what it has seen: the shortest route weighing unseen
+    cards by the card set's odds, peeking before a blind step when a peek is
+    cheap (``fast_turn`` with ``informed=False``). No look-ahead, no sampling:
+    one world is sampled only because the engine needs a full state; the turn
+    depends on the observation alone."""
+
+    name = "greedy"
+
+    def choose(self, state: GameState, rng: random.Random) -> Turn:
+        world = WorldSampler(observe(state, state.active)).sample(rng)
+        return fast_turn(world, informed=False)
+
+
+class HintBot(Bot):
+    name = "hint"
+
+    def __init__(self, budget: float = 2.0, playouts: bool = True, **kw: Any):
+        self.budget = budget
+        self.playouts = playouts
+        self.kw = kw
+        if not playouts:
+            self.name = "hint-screen"
+        if kw.get("honest") is True:
+            self.name = "hint-honest"
+        elif kw.get("honest") is False:
+            self.name = "hint-pimc"
+
+    def choose(self, state: GameState, rng: random.Random) -> Turn:
+        obs = observe(state, state.active)
+        h = hint(
+            obs, budget=self.budget, seed=rng.randrange(2**31), playouts=self.playouts, **self.kw
+        )
+        return h.best
+
+
+class CheatBot(Bot):
+    """Sees the true state. The solver's plan when it is found within budget."""
+
+    name = "cheat"
+    sees_everything = True
+
+    def __init__(self, solver_timeout: float = 1.0, solver_nodes: int | None = None):
+        self.solver_timeout = solver_timeout
+        self.solver_nodes = solver_nodes
+        self.plan: list[Turn] = []
+        self.tries = 0
+
+    def new_game(self) -> None:
+        self.plan = []
+        self.tries = 0
+
+    def choose(self, state: GameState, rng: random.Random) -> Turn:
+        if self.plan:
+            return self.plan.pop(0)
+        if self.solver_timeout > 0 and self.tries < 3 and _near_end(state):
+            from .api import solve
+
+            self.tries += 1
+            res = solve(
+                state,
+                mode="deal",
+                timeout=self.solver_timeout,
+                max_nodes=self.solver_nodes,
+                progress=_quiet,
+            )
+            if res.status == "solved" and res.plan is not None:
+                self.plan = list(res.plan.turns)
+                return self.plan.pop(0)
+        return policy_turn(state, informed=True)
+
+
+def _near_end(state: GameState) -> bool:
+    """The solver is tried where it can finish: the ship high up the grid."""
+    return state.ship_row >= 5
+
+
+def _quiet(_: dict) -> None:
+    return None
+
+
+BOTS = ("random", "greedy", "hint", "cheat")
+
+
+def make_bot(name: str, *, budget: float = 2.0, solver_timeout: float = 1.0) -> Bot:
+    if name == "random":
+        return RandomBot()
+    if name == "greedy":
+        return GreedyBot()
+    if name == "hint":
+        return HintBot(budget)
+    if name == "hint-screen":
+        return HintBot(budget, playouts=False)
+    if name == "hint-honest":
+        return HintBot(budget, honest=True)
+    if name == "hint-pimc":
+        return HintBot(budget, honest=False)
+    if name == "cheat":
+        return CheatBot(solver_timeout)
+    raise ValueError(f"unknown bot {name!r} (known: {', '.join(BOTS)}, hint-screen, hint-honest)")
+
+
+@dataclass
+class GameResult:
+    bot: str
+    seed: int
+    difficulty: str
+    won: bool
+    turns: int
+    reason: str
+    decision_seconds: list[float] = field(default_factory=list)
+
+    def as_dict(self) -> dict:
+        return {
+            "bot": self.bot,
+            "seed": self.seed,
+            "difficulty": self.difficulty,
+            "won": self.won,
+            "turns": self.turns,
+            "reason": self.reason,
+            "decision_seconds": self.decision_seconds,
+        }
+
+
+def _legalize(state: GameState, turn: Turn) -> Turn:
+    """The bot's turn as the engine will take it. A hinted re-scan may not fit
+    the outcome (a boost carried the ship further than expected): then the
+    re-scan is chosen again after the outcome, from what the player saw."""
+    try:
+        apply_turn(state, turn)
+        return turn
+    except IllegalTurnError:
+        pass
+    key = turn_key(state, turn)
+    for t in legal_turns(state):
+        if turn_key(state, t) == key:
+            after, flipped = _after_command(state, t)
+            if after.is_over:
+                return t
+
+            def down(pos, after=after):
+                cell = after.cell(pos)
+                if isinstance(cell, Slot) and (cell.card.start or cell.card.id in after.seen):
+                    return cell.down
+                return None
+
+            cols = rescan_policy(after, flipped, down)
+            return Turn(t.command, t.bolster, t.second, cols)
+    raise IllegalTurnError(f"the bot chose an illegal turn: {turn}")
+
+
+def play_game(
+    bot: str | Bot,
+    seed: int,
+    *,
+    difficulty: str | Difficulty = Difficulty.STANDARD,
+    setup: Setup | None = None,
+    budget: float = 2.0,
+    max_turns: int = 80,
+) -> GameResult:
+    """One game of ``bot`` on the setup and deal of ``seed`` (generated by
+    ``generators.generate_setup`` unless ``setup`` is given). Deterministic for
+    a seed (up to the time budget of the hint bot)."""
+    b = make_bot(bot, budget=budget) if isinstance(bot, str) else bot
+    b.new_game()
+    diff = Difficulty(difficulty)
+    if setup is None:
+        from ..generators import generate_setup
+
+        setup = generate_setup(seed=seed, options=RuleOptions(difficulty=diff))
+    state = initial_state(setup, setup.deal, seed=seed)
+    rng = random.Random(f"{b.name}:{seed}")
+    times: list[float] = []
+    for _ in range(max_turns):
+        if state.is_over:
+            break
+        t0 = time.perf_counter()
+        turn = b.choose(state, rng)
+        times.append(time.perf_counter() - t0)
+        state = apply_turn(state, _legalize(state, turn))
+    return GameResult(
+        bot=b.name,
+        seed=seed,
+        difficulty=diff.value,
+        won=state.outcome.status is Status.WON,
+        turns=state.turn,
+        reason=str(state.outcome),
+        decision_seconds=times,
+    )
