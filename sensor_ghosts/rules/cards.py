@@ -68,6 +68,13 @@ START_CARDS: tuple[SectorCard, SectorCard] = (
 SECTOR_CARD_COUNT = 33
 
 
+def _read_card_file(path: Path) -> str:
+    try:
+        return path.read_text(encoding="utf-8")
+    except (OSError, UnicodeDecodeError) as e:
+        raise CardSetError(f"cannot read: {e}", source=str(path)) from None
+
+
 def _type_of(token: str) -> SectorType:
     try:
         return SectorType(token.upper())
@@ -136,11 +143,7 @@ class SectorCardSet:
     @classmethod
     def load(cls, path: str | Path) -> SectorCardSet:
         p = Path(path)
-        try:
-            text = p.read_text(encoding="utf-8")
-        except (OSError, UnicodeDecodeError) as e:
-            raise CardSetError(f"cannot read: {e}", source=str(p)) from None
-        return cls.parse(text, name=p.stem, source=str(p))
+        return cls.parse(_read_card_file(p), name=p.stem, source=str(p))
 
     @classmethod
     def default(cls) -> SectorCardSet:
@@ -256,11 +259,7 @@ class CommandCardSet:
     @classmethod
     def load(cls, path: str | Path) -> CommandCardSet:
         p = Path(path)
-        try:
-            text = p.read_text(encoding="utf-8")
-        except (OSError, UnicodeDecodeError) as e:
-            raise CardSetError(f"cannot read: {e}", source=str(p)) from None
-        return cls.parse(text, name=p.stem, source=str(p))
+        return cls.parse(_read_card_file(p), name=p.stem, source=str(p))
 
     @classmethod
     def default(cls) -> CommandCardSet:
