@@ -29,15 +29,51 @@ OTHER_FLAGS = [f for f in FLAG_CODES if f not in ("escape-pod", "low-memory")]
 _OPTION_LIKE = ("players", "difficulty", "escape_pod", "low_memory", "option", "seed", "constraint")
 
 
-def _render(setup, fmt: str) -> str:
-    """One setup as one complete record (ending with a newline)."""
+class _Winnable:
+    """Aimed generation's solver filter: accept setups whose own deal wins."""
+
+    name = "winnable"
+
+    def __init__(self, timeout: float):
+        self.timeout = timeout
+
+    def accept(self, setup) -> bool:
+        return _solve(setup, self.timeout).status == "solved"
+
+
+def _solve(setup, timeout: float):
+    from ..solver import solve
+
+    return solve(setup, mode="deal", deal=setup.deal, timeout=timeout)
+
+
+def _solution_lines(result) -> list[str]:
+    head = f"solve (deal mode): {result.status}"
+    if result.status == "solved":
+        head += f" in {result.turns} turns"
+    elif result.status == "unknown":
+        head += f" within {result.seconds:.0f} s (at least {result.bound} turns)"
+    lines = [head]
+    if result.plan is not None:
+        lines += result.plan.to_text().splitlines()[3:]  # the turns; deal is in the setup
+    return lines
+
+
+def _render(setup, fmt: str, result=None) -> str:
+    """One setup as one complete record (ending with a newline); with a solver
+    result, its plan as comment lines (text) or a "solution" object (JSON)."""
     from ..rules import notation
 
     if fmt == "text":
         text = notation.format_setup(setup)
-        return text if text.endswith("\n") else text + "\n"
+        text = text if text.endswith("\n") else text + "\n"
+        if result is not None:
+            text += "".join(f"# {line}\n" for line in _solution_lines(result))
+        return text
     data = notation.setup_to_json(setup)
     obj = json.loads(data) if isinstance(data, str) else data
+    if result is not None:
+        obj["solution"] = result.as_dict()
     if fmt == "jsonl":
         return json.dumps(obj, separators=(",", ":"), sort_keys=False) + "\n"
     return json.dumps(obj, indent=2) + "\n"
@@ -135,6 +171,32 @@ def _sink(out: str | None):
 @click.option(
     "--id", "game_id", default=None, help="Regenerate the setup of a game ID, e.g. 1p-standard#42."
 )
+@click.option(
+    "--solve",
+    "solve_each",
+    is_flag=True,
+    help="Solve each setup (deal mode, its own deal) and add the optimal plan.",
+)
+@click.option(
+    "--solvable",
+    is_flag=True,
+    help="Only setups the solver proves winnable with their deal (derived seeds are tried in turn).",
+)
+@click.option(
+    "--timeout",
+    type=click.FloatRange(min=0.1),
+    default=10.0,
+    show_default=True,
+    help="Solver time limit per setup, seconds (--solve, --solvable, --solutions).",
+)
+@click.option(
+    "--pdf",
+    "pdf_path",
+    type=click.Path(dir_okay=False, writable=True),
+    default=None,
+    help="Also write the setups as a printable PDF booklet of puzzles.",
+)
+@click.option("--solutions", is_flag=True, help="With --pdf: solution pages after the puzzles.")
 @click.pass_context
 def generate(
     ctx: click.Context,
@@ -150,6 +212,11 @@ def generate(
     fmt,
     out,
     game_id,
+    solve_each,
+    solvable,
+    timeout,
+    pdf_path,
+    solutions,
 ) -> None:
     """Generate random setups (RULES.md §3) from a seed or a game ID.
 
@@ -199,18 +266,39 @@ def generate(
         )
         base = new_seed() if seed is None else seed
         cons = tuple(constraint)
-        jobs = [
-            (
-                lambda s=base + i: generate_setup(
-                    s, options, sector_cards=sector_cards, constraints=cons
+        if solvable:
+            from ..generators.generate import generate_aimed
+
+            winnable = _Winnable(timeout)
+            jobs = [
+                (
+                    lambda s=base + i: generate_aimed(
+                        s,
+                        options,
+                        filters=[winnable],
+                        max_attempts=200,
+                        sector_cards=sector_cards,
+                        constraints=cons,
+                    )
                 )
-            )
-            for i in range(count)
-        ]
+                for i in range(count)
+            ]
+        else:
+            jobs = [
+                (
+                    lambda s=base + i: generate_setup(
+                        s, options, sector_cards=sector_cards, constraints=cons
+                    )
+                )
+                for i in range(count)
+            ]
+    if solutions and pdf_path is None:
+        raise click.UsageError("--solutions goes with --pdf")
 
     batch = len(jobs) > 1
     show_bar = batch and sys.stderr.isatty()
     interrupted = False
+    made: list = []
     try:
         with _sink(out) as write:
             if fmt == "json" and batch:
@@ -228,7 +316,9 @@ def generate(
                         # Keep every finished setup: stop before the unfinished one.
                         interrupted = True
                         break
-                    record = _render(setup, fmt)
+                    result = _solve(setup, timeout) if (solve_each or solutions) else None
+                    made.append((setup, result))
+                    record = _render(setup, fmt, result if solve_each else None)
                     if fmt == "json" and batch:
                         record = "  " + record.rstrip("\n").replace("\n", "\n  ")
                         record = (",\n" if i > 0 else "") + record
@@ -244,6 +334,11 @@ def generate(
                 write("\n]\n")
     except SensorGhostsError as e:
         raise click.ClickException(str(e).splitlines()[0]) from None
+    if pdf_path is not None and made:
+        from ..render import booklet
+
+        plans = [r.plan if r is not None else None for _, r in made] if solutions else None
+        booklet([m for m, _ in made], pdf_path, plans)
     if interrupted:
         click.echo("interrupted: the setups finished so far are complete", err=True)
         sys.exit(130)

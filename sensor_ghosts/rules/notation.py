@@ -1017,7 +1017,9 @@ def _read_json(obj: Any, source: str, want: str) -> _Doc:
         raise root.child("format").error(f"this is a {kind}, not a {want}", fmt)
     keys = _SETUP_JSON_KEYS if kind == "setup" else _STATE_JSON_KEYS
     for k in obj:
-        if k not in keys:
+        # "solution": a solver's answer that `generate --solve` attaches; not
+        # part of the setup, so it is not read back.
+        if k not in keys and not (kind == "setup" and k == "solution"):
             raise root.child(k).error(f"unknown key in a {kind}", k)
     for k in keys:
         if k not in obj:
