@@ -1,0 +1,138 @@
+"""``solve``: the solver's entry point (RULES.md §15)."""
+
+from __future__ import annotations
+
+import random
+import time
+from collections.abc import Callable
+from dataclasses import dataclass
+
+from ..rules.errors import SensorGhostsError
+from ..rules.setup import Deal, Setup
+from ..rules.state import GameState, initial_state, random_deal
+from .model import Model
+from .plan import Plan, build_plan
+from .search import astar, tty_progress
+
+MODES = ("deal", "open", "expected")
+OBJECTIVES = ("turns", "cards")
+
+
+class SolverInputError(SensorGhostsError, ValueError):
+    """The instance cannot be solved as asked (e.g. deal mode without a deal)."""
+
+
+@dataclass
+class SolveResult:
+    status: str  # 'solved' | 'unsolvable' | 'unknown'
+    plan: Plan | None
+    turns: int | None
+    bound: int | None
+    nodes: int
+    seconds: float
+    mode: str = "deal"
+    objective: str = "turns"
+    cards: int | None = None
+    win_probability: float | None = None
+    lower: float | None = None
+    upper: float | None = None
+    stopped: str = ""
+
+    def as_dict(self) -> dict:
+        return {
+            "status": self.status,
+            "mode": self.mode,
+            "objective": self.objective,
+            "turns": self.turns,
+            "cards": self.cards,
+            "bound": self.bound,
+            "win_probability": self.win_probability,
+            "lower": self.lower,
+            "upper": self.upper,
+            "nodes": self.nodes,
+            "seconds": round(self.seconds, 4),
+            "stopped": self.stopped,
+            "plan": self.plan.to_json() if self.plan else None,
+        }
+
+
+def start_state(instance: Setup | GameState, mode: str, deal: Deal | None) -> tuple[GameState, bool]:
+    """The GameState to search from, and whether the solver deals the opening
+    hands (open mode from a fresh setup)."""
+    if isinstance(instance, GameState):
+        if instance.is_over:
+            raise SolverInputError(f"the game is over ({instance.outcome})")
+        return instance, False
+    if not isinstance(instance, Setup):
+        raise SolverInputError(f"cannot solve a {type(instance).__name__}")
+    d = deal or instance.deal
+    if mode == "deal":
+        if d is None:
+            raise SolverInputError("deal mode needs a deal (the deck order and ranking): none given")
+        return initial_state(instance, d), False
+    # Open / expected: any deal fixes the card set; the solver chooses or averages.
+    return initial_state(instance, d or random_deal(instance, random.Random(0))), True
+
+
+def solve(
+    instance: Setup | GameState,
+    *,
+    mode: str = "deal",
+    deal: Deal | None = None,
+    objective: str = "turns",
+    max_nodes: int | None = None,
+    timeout: float | None = None,
+    progress: Callable[[dict], None] | None = None,
+    max_states: int = 3_000_000,
+) -> SolveResult:
+    """Solve a fully observed instance: a ``Setup`` (with ``deal`` or
+    ``setup.deal`` in deal mode) or a mid-game ``GameState``.
+
+    ``mode``: 'deal' (deck order known [D22]), 'open' (the solver picks the
+    order), 'expected' (random draws; maximise the win probability).
+    ``objective``: 'turns' (fewest turns, then fewest cards, then most cards left)
+    or 'cards' (fewest cards, then fewest turns). Budgets (``max_nodes``,
+    ``timeout`` in seconds, ``max_states``) end the search with status 'unknown'
+    and the best bound found. Every returned plan has been replayed through the
+    rules engine."""
+    if mode not in MODES:
+        raise SolverInputError(f"unknown mode {mode!r} (use {', '.join(MODES)})")
+    if objective not in OBJECTIVES:
+        raise SolverInputError(f"unknown objective {objective!r} (use {', '.join(OBJECTIVES)})")
+    if progress is None:
+        progress = tty_progress()
+    t0 = time.perf_counter()
+    start, fresh = start_state(instance, mode, deal)
+    if mode == "expected":
+        from .expected import solve_expected
+
+        return solve_expected(start, fresh, max_nodes=max_nodes, timeout=timeout, progress=progress, t0=t0)
+    model = Model(start, mode)
+    if mode == "open" and fresh:
+        roots = [(st, ("deal", dealt)) for st, dealt in model.open_roots()]
+    else:
+        roots = [(model.root_state(), None)]
+    out = astar(model, roots, objective=objective, max_nodes=max_nodes, timeout=timeout,
+                max_states=max_states, progress=progress)
+    if progress is not None and progress.__name__ == "show":
+        import sys
+
+        sys.stderr.write("\n")
+    plan = None
+    turns = cards = None
+    if out.status == "solved":
+        assert out.path is not None
+        root_rec = out.path[0][1]
+        dealt = root_rec[1] if isinstance(root_rec, tuple) and root_rec[0] == "deal" else None
+        d = deal or (instance.deal if isinstance(instance, Setup) else None)
+        plan = build_plan(model, out.path, mode, dealt, d if mode == "deal" else None)
+        plan.replay()  # raises PlanReplayError on a solver bug
+        turns = plan.figures.turns
+        cards = plan.figures.cards_played
+        assert out.value is not None
+        assert (turns, cards) == tuple(out.value), (turns, cards, out.value)
+    return SolveResult(
+        status=out.status, plan=plan, turns=turns, bound=out.bound if out.status == "unknown" else turns,
+        nodes=out.nodes, seconds=time.perf_counter() - t0, mode=mode, objective=objective,
+        cards=cards, stopped=out.stopped,
+    )

@@ -1,0 +1,858 @@
+"""The solver's own compact model of a fully observed game (RULES.md §15).
+
+This module re-implements the turn (§4-§12) on a hashable tuple state so that the
+search can deduplicate and compare states cheaply. It deliberately shares no code
+with ``rules.engine``: the independent cross-check (``solver.reference``) runs
+the engine itself, and every plan is replayed through the engine before it is
+returned, so a divergence between the two models shows up as a failed replay or
+a disagreeing optimum.
+
+Exact reductions made here (each keeps the set of reachable *outcomes* intact):
+
+* **Lazy re-scan flips** (§15, deal/open modes only). Cards never leave their
+  row: a row shift only rotates it ([D16]). So a row is (rotation, the set of
+  up-side patterns its past flips can still produce). A pattern is a 5-bit mask
+  (bit j: card j of the row, in its order at the start, is turned over relative
+  to the start); a *set* of patterns is a 32-bit integer. A re-scan maps the set
+  S to the union, over every pattern m in S, of m XOR every legal choice for m
+  (two different flippable cards, [D23] cards flipped by choice this turn
+  excluded, 'reveal once' front-up cards only). Movement flips and Deep Scan
+  flips XOR one bit in every pattern. Nothing in the rules depends on a face
+  until the ship or the pod meets the card; at that moment the state splits into
+  one successor per distinct face among the patterns (the solver may decide the
+  earlier flips either way, so each split is a real option). A plan is turned
+  back into concrete flips by walking the pattern sets backwards
+  (``plan.concretize``): every pattern in a set has, by construction, a
+  predecessor pattern and a legal choice leading to it. In *expected* mode flips
+  must be decided before later draws are seen, so they are explicit there.
+* **Useless bolster** is not generated: spending a sample beyond 2 shields only
+  loses a held virus, which is dominated (see ``search``).
+* **Interchangeable cards**: a top card's identity matters only through its kind
+  (the heading, [D11]) and, with the escape pod, its pod value (§10); commands
+  that differ only in which equivalent card lies on top give the same state and
+  are generated once. In *open* mode cards are tracked only by that type (kind,
+  and pod value with the pod): the solver chooses the order of the deck, so any
+  card of a type is as good as another.
+"""
+
+from __future__ import annotations
+
+from itertools import combinations
+
+from ..rules.cards import CommandKind, SectorType, Side
+from ..rules.geometry import DIRECTIONS, DOCK, EARTH, Direction
+from ..rules.setup import Gap, Slot
+from ..rules.state import GameState
+
+FULL = (1 << 32) - 1
+# A_LOW[j]: the set (as a 32-bit int) of patterns whose bit j is clear.
+A_LOW = [sum(1 << m for m in range(32) if not (m >> j) & 1) for j in range(5)]
+
+# Action kinds in the model (kept as short strings: states are tuples).
+FLY, PEEK, FLIP, SHIFT, SHIELDS = "fly", "peek", "flip", "shift", "shields"
+# Indices into a model state tuple.
+SHIP, POD, SHL, HELD, ROT, MASKS, SAMPLES, HANDS, DECK, DISC, HEAD, PASS2, ACTIVE, PEND = range(14)
+
+KIND_FLY, KIND_DS, KIND_SH, KIND_WILD = 0, 1, 2, 3
+_KIND_CODE = {
+    CommandKind.FLY: KIND_FLY,
+    CommandKind.DEEP_SCAN: KIND_DS,
+    CommandKind.SHIELDS: KIND_SH,
+    CommandKind.WILD: KIND_WILD,
+}
+
+
+def xor_set(s: int, j: int) -> int:
+    """The pattern set with bit ``j`` toggled in every pattern."""
+    k = 1 << j
+    lo = A_LOW[j]
+    return ((s & lo) << k) | ((s >> k) & lo)
+
+
+def xor_mask_set(s: int, p: int) -> int:
+    for j in range(5):
+        if (p >> j) & 1:
+            s = xor_set(s, j)
+    return s
+
+
+def members(s: int) -> list[int]:
+    out = []
+    while s:
+        low = s & -s
+        out.append(low.bit_length() - 1)
+        s ^= low
+    return out
+
+
+class Branch:
+    """Mutable grid-and-ship part of a state while a turn is being resolved."""
+
+    __slots__ = ("ship", "pod", "shields", "held", "rot", "masks", "samples", "ops", "dead", "won",
+                 "pend", "xrows")
+
+    def copy(self) -> Branch:
+        b = Branch.__new__(Branch)
+        b.ship, b.pod, b.shields, b.held = self.ship, self.pod, self.shields, self.held
+        b.rot, b.masks, b.samples = list(self.rot), list(self.masks), self.samples
+        b.ops, b.dead, b.won = list(self.ops), self.dead, self.won
+        b.pend = [list(e) for e in self.pend]
+        b.xrows = list(self.xrows)
+        return b
+
+
+class Model:
+    """Static facts of one instance and the turn transition on model states.
+
+    ``mode`` is 'deal' (card tokens are the cards themselves, the deck a fixed
+    sequence), 'open' (tokens are card *types*, the deck a multiset from which
+    every draw is chosen) or 'expected' (tokens are types; draws are returned as
+    chance outcomes; flips are explicit: pattern sets stay singletons).
+    """
+
+    def __init__(self, start: GameState, mode: str = "deal"):
+        self.start = start
+        self.mode = mode
+        self.lazy = mode in ("deal", "open")
+        # Deferred Deep Scan flips: exact only while faces never decide which cards
+        # a re-scan may flip ('reveal once' makes them decide).
+        self.pending_ok = self.lazy and not start.options.reveal_once
+        o = start.options
+        self.options = o
+        self.players = o.players
+        self.limit = o.hand_limit
+        self.need = o.samples_to_win
+        self.k_flips = o.rescan_flips
+        self.pod_variant = o.escape_pod
+        cc = start.setup.command_cards
+        self.card_ids = [c.id for c in cc.game_cards(o.difficulty, o.players)]
+        wild = cc.wild.id
+        # Every card that can appear (a mid-game state may hold any of them).
+        for cid in (
+            [c for h in start.hands for c in h] + list(start.deck) + [e.card for e in start.discard]
+        ):
+            if cid not in self.card_ids:
+                self.card_ids.append(cid)
+        if wild not in self.card_ids:
+            self.card_ids.append(wild)
+        kinds = [_KIND_CODE[cc.by_id(c).kind] for c in self.card_ids]
+        values = [cc.by_id(c).pod_value for c in self.card_ids]
+        if mode == "deal":
+            self.tok_of_card = {c: i for i, c in enumerate(self.card_ids)}
+            self.tok_kind = kinds
+            self.tok_value = values
+            self.wild_tok = self.tok_of_card[wild]
+            rank = {c: i for i, c in enumerate(start.ranking)}
+            self.tok_rank = [rank.get(c, 99 + i) for i, c in enumerate(self.card_ids)]
+        else:
+            types: list[tuple[int, int]] = []
+            self.tok_of_card = {}
+            for c, k, v in zip(self.card_ids, kinds, values, strict=True):
+                t = (k, v if self.pod_variant else 0)
+                if t not in types:
+                    types.append(t)
+                self.tok_of_card[c] = types.index(t)
+            self.types = types
+            self.tok_kind = [t[0] for t in types]
+            self.tok_value = [t[1] for t in types]
+            self.wild_tok = self.tok_of_card[wild]
+            self.cards_of_tok = [[c for c in self.card_ids if self.tok_of_card[c] == t] for t in range(len(types))]
+        # ----- the grid -----------------------------------------------------
+        self.gap = [[False] * 5 for _ in range(7)]
+        self.flippable = [[False] * 5 for _ in range(7)]
+        self.sides: list[list[tuple[SectorType, SectorType]]] = [[] for _ in range(7)]
+        self.sample_virus: dict[int, bool] = {}
+        self.sample_id: dict[int, int] = {}
+        samples = 0
+        for r in range(7):
+            for j in range(5):
+                cell = start.grid[r][j]
+                if isinstance(cell, Gap):
+                    self.gap[r][j] = True
+                    self.sides[r].append((SectorType.EMPTY, SectorType.EMPTY))
+                    continue
+                assert isinstance(cell, Slot)
+                self.flippable[r][j] = cell.flippable
+                up, down = cell.face, cell.down
+                self.sides[r].append((up, down))  # index: parity relative to the start
+                if cell.sample is not None:
+                    samples |= 1 << (r * 5 + j)
+                    self.sample_virus[r * 5 + j] = cell.sample.virus
+                    self.sample_id[r * 5 + j] = cell.sample.id
+        self.start_front = [
+            [isinstance(c, Slot) and c.up is Side.FRONT for c in row] for row in start.grid
+        ]
+        self.flip_idx = [[j for j in range(5) if self.flippable[r][j]] for r in range(7)]
+        self.virus_bits = sum(1 << b for b, v in self.sample_virus.items() if v)
+        self.initial_samples = samples
+        self._rescan_cache: dict[tuple[int, int, int], int] = {}
+        self._rescan_choice_cache: dict[tuple[int, int, int], list[int]] = {}
+        self._init_heuristic()
+
+    # ----- states ----------------------------------------------------------
+    def root_state(self) -> tuple:
+        """The start as a model state (cards as the start state has them)."""
+        s = self.start
+        tok = self.tok_of_card
+        hands = tuple(tuple(sorted(tok[c] for c in h)) for h in s.hands)
+        if self.mode == "deal":
+            deck = tuple(tok[c] for c in s.deck)
+        else:
+            deck = tuple(sorted(tok[c] for c in s.deck))
+        disc = tuple(sorted(tok[e.card] for e in s.discard))
+        masks = tuple(1 for _ in range(7))  # the single pattern 0
+        return (
+            s.ship, s.pod, s.shields, s.held, (0,) * 7, masks, self.initial_samples,
+            hands, deck, disc, s.heading, s.second_pass, s.active, (),
+        )
+
+    def open_roots(self) -> list[tuple[tuple, tuple]]:
+        """Open mode from a fresh setup: every choice of opening hands (by type).
+        Returns (state, dealt tokens per player)."""
+        s = self.start
+        pool = tuple(sorted(self.tok_of_card[c] for c in list(s.deck) + [c for h in s.hands for c in h]))
+        out = []
+        base = self.root_state()
+
+        def rec(p: int, pool: tuple, hands: list) -> None:
+            if p == self.players:
+                st = list(base)
+                st[HANDS] = tuple(hands)
+                st[DECK] = pool
+                out.append((tuple(st), tuple(hands)))
+                return
+            for combo in sorted(set(combinations(pool, self.limit))):
+                rest = list(pool)
+                for t in combo:
+                    rest.remove(t)
+                rec(p + 1, tuple(rest), hands + [tuple(sorted(combo))])
+
+        rec(0, pool, [])
+        return out
+
+    # ----- faces -----------------------------------------------------------
+    def face(self, r: int, j: int, parity: int) -> SectorType:
+        return self.sides[r][j][parity]
+
+    def col_to_idx(self, rot: list | tuple, r: int, c: int) -> int:
+        return (c - 1 + rot[r]) % 5
+
+    def idx_to_col(self, rot: list | tuple, r: int, j: int) -> int:
+        return (j - rot[r]) % 5 + 1
+
+    def split_by(self, b: Branch, r: int, j: int, pred) -> list[tuple[Branch, SectorType]]:
+        """Split ``b`` by the face of card j of row r: one branch per distinct value
+        of ``pred(face)`` (lazy flips, see the module docstring)."""
+        s = b.masks[r]
+        lo = s & A_LOW[j]
+        hi = s & ~A_LOW[j] & FULL
+        f0, f1 = self.sides[r][j]
+        if not hi:
+            return [(b, f0)]
+        if not lo:
+            return [(b, f1)]
+        if pred(f0) == pred(f1):
+            # The face differs but nothing that follows depends on the difference.
+            return [(b, f0)]
+        b2 = b.copy()
+        b.ops.append((r, "keep", lo, s))
+        b.masks[r] = lo
+        b2.ops.append((r, "keep", hi, s))
+        b2.masks[r] = hi
+        return [(b, f0), (b2, f1)]
+
+    # ----- pending Deep Scan flips ----------------------------------------------
+    def observe(self, b: Branch, r: int, j: int) -> list[Branch]:
+        """The ship or the pod is about to meet card j of row r: the planner may
+        apply a pending flip to it first (module docstring), then no pending flip
+        may be applied to it any more."""
+        if not b.pend:
+            return [b]
+        bit = 1 << (r * 5 + j)
+        out = [b]
+        seen = set()
+        for k, e in enumerate(b.pend):
+            if e[0] & bit or e[0] in seen:
+                continue
+            seen.add(e[0])
+            b2 = b.copy()
+            before = b2.masks[r]
+            b2.masks[r] = xor_set(before, j)
+            b2.ops.append((r, "xor", j, before))
+            b2.ops.append((r, "papply", k, j))
+            del b2.pend[k]
+            out.append(b2)
+        for bb in out:
+            bb.ops.append((r, "pobs", bit, None))
+            for e in bb.pend:
+                e[0] |= bit
+        return out
+
+    # ----- movement -----------------------------------------------------------
+    def fly(self, b: Branch, d: Direction) -> list[Branch]:
+        """§5 Fly with boosts; returns the surviving branches (won ones marked)."""
+        if b.ship == EARTH:
+            return [b]
+        out: list[Branch] = []
+        work = [b]
+        dr, dc = d.value
+        while work:
+            b = work.pop()
+            r, c = b.ship
+            nr, nc = r + dr, c + dc
+            if (nr, nc) == EARTH:
+                if b.held >= self.need:
+                    b.ship = EARTH
+                    if b.pod is None or b.pod == EARTH:
+                        b.won = True
+                    out.append(b)
+                continue
+            if not (1 <= nr <= 7 and 1 <= nc <= 5):
+                continue
+            ri = nr - 1
+            j = (nc - 1 + b.rot[ri]) % 5
+            if self.gap[ri][j]:
+                continue
+            b.ship = (nr, nc)
+            if self.flippable[ri][j]:
+                branches = []
+                for bo in self.observe(b, ri, j):
+                    before = bo.masks[ri]
+                    bo.masks[ri] = xor_set(before, j)
+                    bo.ops.append((ri, "xor", j, before))
+                    branches += self._split_face(bo, ri, j)
+            else:
+                branches = [(b, SectorType.EMPTY)]
+            for bb, face in branches:
+                if face is SectorType.ASTEROID:
+                    if bb.shields < 2:
+                        continue
+                    bb.shields = 0
+                elif face is SectorType.OBSTRUCTED:
+                    if not (self.options.low_memory and bb.shields == 2):
+                        continue
+                    bb.shields = 0
+                    if bb.held:
+                        bb.held -= 1
+                    else:
+                        gone = self._nearest_sample(bb)
+                        if gone is not None:
+                            bb.samples &= ~(1 << gone)
+                bit = 1 << (ri * 5 + j)
+                if bb.samples & bit:
+                    bb.samples &= ~bit
+                    if self.sample_virus[ri * 5 + j]:
+                        bb.held += 1
+                if face is SectorType.BOOST:
+                    work.append(bb)
+                else:
+                    out.append(bb)
+        return out
+
+    def _split_face(self, b: Branch, r: int, j: int) -> list[tuple[Branch, SectorType]]:
+        s = b.masks[r]
+        lo = s & A_LOW[j]
+        hi = s & ~A_LOW[j] & FULL
+        f0, f1 = self.sides[r][j]
+        if not hi or f0 == f1:
+            return [(b, f0)] if lo else [(b, f1)]
+        if not lo:
+            return [(b, f1)]
+        b2 = b.copy()
+        b.ops.append((r, "keep", lo, s))
+        b.masks[r] = lo
+        b2.ops.append((r, "keep", hi, s))
+        b2.masks[r] = hi
+        return [(b, f0), (b2, f1)]
+
+    def _nearest_sample(self, b: Branch) -> int | None:
+        """§11: the face-down token nearest Earth; ties to the higher row, then the
+        right column."""
+        best = None
+        s = b.samples
+        while s:
+            low = s & -s
+            bit = low.bit_length() - 1
+            s ^= low
+            r, j = divmod(bit, 5)
+            c = (j - b.rot[r]) % 5 + 1
+            key = ((6 - r) + (6 - c), -r, -c)
+            if best is None or key < best[0]:
+                best = (key, bit)
+        return best[1] if best else None
+
+    def move_pod(self, b: Branch, d: Direction, steps: int) -> list[Branch]:
+        """§10, [D19]: the pod meets face-up sides only; a gap or an O destroys it."""
+        if b.pod is None or b.pod == EARTH:
+            return [b]
+        out = []
+        work = [(b, steps)]
+        dr, dc = d.value
+        while work:
+            b, n = work.pop()
+            if n == 0:
+                out.append(b)
+                continue
+            r, c = b.pod
+            nr, nc = r + dr, c + dc
+            if (nr, nc) == EARTH:
+                b.pod = EARTH
+                if b.ship == EARTH:
+                    b.won = True
+                out.append(b)
+                continue
+            if not (1 <= nr <= 7 and 1 <= nc <= 5):
+                out.append(b)
+                continue
+            ri = nr - 1
+            j = (nc - 1 + b.rot[ri]) % 5
+            if self.gap[ri][j]:
+                continue
+            is_o = SectorType.OBSTRUCTED
+            for b1 in self.observe(b, ri, j) if self.flippable[ri][j] else [b]:
+                for bb, face in self.split_by(b1, ri, j, _is_obstructed):
+                    if face is is_o:
+                        continue
+                    bb.pod = (nr, nc)
+                    work.append((bb, n - 1))
+        return out
+
+    def shift(self, b: Branch, r: int) -> None:
+        """[D16] shift row r (0-based) one place left; [D17] the pod rides along."""
+        b.rot[r] = (b.rot[r] + 1) % 5
+        if b.pod is not None and b.pod != EARTH and b.pod[0] == r + 1 and 1 <= b.pod[1] <= 5:
+            b.pod = (r + 1, 5 if b.pod[1] == 1 else b.pod[1] - 1)
+
+    # ----- re-scan ------------------------------------------------------------
+    def rescan_candidates(self, r: int, m: int, excluded: int) -> list[int]:
+        reveal = self.options.reveal_once
+        out = []
+        for j in self.flip_idx[r]:
+            if (excluded >> j) & 1:
+                continue
+            if reveal and (self.start_front[r][j] ^ ((m >> j) & 1)) == 0:
+                continue  # 'reveal once': front-up cards only (§12)
+            out.append(j)
+        return out
+
+    def rescan_choices(self, r: int, m: int, excluded: int) -> list[int]:
+        """Legal re-scan flips (as masks) of row r in pattern m."""
+        key = (r, m, excluded)
+        got = self._rescan_choice_cache.get(key)
+        if got is None:
+            cand = self.rescan_candidates(r, m, excluded)
+            k = min(self.k_flips, len(cand))
+            got = [sum(1 << j for j in combo) for combo in combinations(cand, k)]
+            self._rescan_choice_cache[key] = got
+        return got
+
+    def rescan_set(self, r: int, s: int, excluded: int) -> int:
+        key = (r, s, excluded)
+        got = self._rescan_cache.get(key)
+        if got is None:
+            got = 0
+            if self.options.reveal_once:
+                for m in members(s):
+                    for p in self.rescan_choices(r, m, excluded):
+                        got |= 1 << (m ^ p)
+            else:
+                for p in self.rescan_choices(r, 0, excluded):
+                    got |= xor_mask_set(s, p)
+            self._rescan_cache[key] = got
+        return got
+
+    # ----- heuristic -------------------------------------------------------------
+    def _init_heuristic(self) -> None:
+        """Relaxed action distances (admissible, see ``search``): a row may boost
+        wherever it has a card with a B side (rows rotate, so the column is free);
+        gaps, asteroids and obstructions are ignored."""
+        B = SectorType.BOOST
+        boosty = [any(B in self.sides[r][j] for j in range(5) if not self.gap[r][j]) for r in range(7)]
+        cells = [DOCK] + [(r, c) for r in range(1, 8) for c in range(1, 6)]
+        self.dist: dict = {}
+        for src in cells:
+            dist = {src: 0}
+            frontier = [src]
+            while frontier:
+                nxt = []
+                for p in frontier:
+                    g = dist[p]
+                    for d in DIRECTIONS:
+                        q = p
+                        while True:
+                            q = d.step(q)
+                            if q == EARTH:
+                                if EARTH not in dist:
+                                    dist[EARTH] = g + 1
+                                break
+                            if not (1 <= q[0] <= 7 and 1 <= q[1] <= 5):
+                                break
+                            if q not in dist:
+                                dist[q] = g + 1
+                                nxt.append(q)
+                            if not boosty[q[0] - 1]:
+                                break
+                frontier = nxt
+            self.dist[src] = dist
+        self.to_earth = {p: self.dist[p].get(EARTH, 99) for p in cells}
+        self.to_earth[EARTH] = 0
+        self.row_cells = [[(r, c) for c in range(1, 6)] for r in range(1, 8)]
+        self.actions_per_turn = 2 if self.options.second_action else 1
+
+    # ----- cards ------------------------------------------------------------------
+    def tok_class(self, t: int) -> tuple[int, int]:
+        return (self.tok_kind[t], self.tok_value[t] if self.pod_variant else 0)
+
+    def _reshuffled(self, disc: tuple) -> tuple:
+        """[D15], [D22]: the discard pile and the Wild, in ranking order (deal) or
+        as a multiset (open/expected)."""
+        pile = disc + (self.wild_tok,)
+        if self.mode == "deal":
+            return tuple(sorted(pile, key=self.tok_rank.__getitem__))
+        return tuple(sorted(pile))
+
+    def deck_tops(self, deck: tuple, disc: tuple, pass2: bool) -> list[tuple]:
+        """[D18] The card on top of the deck for a two-player wild: (token, deck
+        after taking it, discard, pass2, reshuffled?). Open mode chooses it."""
+        reshuffled = False
+        if not deck:
+            if pass2:
+                return []
+            deck, disc, pass2, reshuffled = self._reshuffled(disc), (), True, True
+        if self.mode == "deal":
+            return [(deck[0], deck[1:], disc, pass2, reshuffled)]
+        out = []
+        for t in sorted(set(deck)):
+            rest = list(deck)
+            rest.remove(t)
+            out.append((t, tuple(rest), disc, pass2, reshuffled))
+        return out
+
+    def draw_outcomes(self, hand: tuple, deck: tuple, disc: tuple, head, pass2: bool):
+        """§7 draw up to the limit: list of (hand, deck, disc, head, pass2, drawn)
+        where ``drawn`` lists the tokens drawn ('R' marks the reshuffle). Empty when
+        the deck runs out on the second pass (a loss)."""
+        out: list = []
+        limit = self.limit
+
+        def rec(hand, deck, disc, head, pass2, drawn, floor):
+            if len(hand) >= limit:
+                out.append((tuple(sorted(hand)), deck, disc, head, pass2, tuple(drawn)))
+                return
+            if not deck:
+                if pass2:
+                    return
+                deck, disc, head, pass2 = self._reshuffled(disc), (), None, True
+                drawn = drawn + ["R"]
+                floor = -1
+            if self.mode == "deal":
+                rec(hand + (deck[0],), deck[1:], disc, head, pass2, drawn + [deck[0]], -1)
+                return
+            for t in sorted(set(deck)):
+                if t < floor:
+                    continue  # a multiset: draw in non-decreasing order within a pass
+                rest = list(deck)
+                rest.remove(t)
+                rec(hand + (t,), tuple(rest), disc, head, pass2, drawn + [t], t)
+
+        rec(hand, deck, disc, head, pass2, [], -1)
+        return out
+
+    def plays(self, hands: tuple, deck: tuple, disc: tuple, pass2: bool, active: int):
+        """Card sets the active player may play (§4 step 2, §9, [D18], [D24]):
+        (cards ((token, player), ...), how, hands', deck', disc', pass2', reshuffled)."""
+        kind = self.tok_kind
+        hand = hands[active]
+        wild = self.wild_tok
+        out = []
+        open_ = self.mode != "deal"
+
+        def without(hs, p, t):
+            h = list(hs[p])
+            h.remove(t)
+            return hs[:p] + (tuple(h),) + hs[p + 1 :]
+
+        singles = sorted(set(hand)) if open_ else hand
+        for t in singles:
+            out.append((((t, active),), "single", without(hands, active, t), deck, disc, pass2, False))
+        if self.players == 1:
+            flies = [t for t in hand if kind[t] == KIND_FLY]
+            seen = set()
+            for pair in combinations(flies, 2):
+                if open_:
+                    if pair in seen:
+                        continue
+                    seen.add(pair)
+                hs = without(without(hands, 0, pair[0]), 0, pair[1])
+                out.append((((pair[0], 0), (pair[1], 0)), "pair", hs, deck, disc, pass2, False))
+            if wild not in hand:
+                seen = set()
+                for tri in combinations(hand, 3):
+                    if open_:
+                        if tri in seen:
+                            continue
+                        seen.add(tri)
+                    out.append((tuple((t, 0) for t in tri), "triple", ((),), deck, disc, pass2, False))
+            return out
+        others = [p for p in range(self.players) if p != active]
+        mine_f = sorted(set(t for t in hand if kind[t] == KIND_FLY)) if open_ else [t for t in hand if kind[t] == KIND_FLY]
+        for t in mine_f:
+            h1 = without(hands, active, t)
+            for p in others:
+                theirs = sorted(set(hands[p])) if open_ else hands[p]
+                for u in theirs:
+                    if kind[u] == KIND_FLY:
+                        out.append((((t, active), (u, p)), "pair", without(h1, p, u), deck, disc, pass2, False))
+        if wild in hand:
+            return out
+        usable = [t for t in singles if t != wild]
+        if self.players == 2:
+            helper = others[0]
+            tops = self.deck_tops(deck, disc, pass2)
+            for top, deck2, disc2, pass2b, resh in tops:
+                if top == wild:
+                    continue
+                for t in usable:
+                    h1 = without(hands, active, t)
+                    theirs = sorted(set(hands[helper])) if open_ else hands[helper]
+                    for u in theirs:
+                        if u != wild:
+                            out.append((((t, active), (u, helper), (top, -1)), "triple",
+                                        without(h1, helper, u), deck2, disc2, pass2b, resh))
+            return out
+        for t in usable:
+            h1 = without(hands, active, t)
+            for p, q in combinations(others, 2):
+                hp = sorted(set(hands[p])) if open_ else hands[p]
+                hq = sorted(set(hands[q])) if open_ else hands[q]
+                for a in hp:
+                    for bq in hq:
+                        if wild not in (a, bq):
+                            out.append((((t, active), (a, p), (bq, q)), "triple",
+                                        without(without(h1, p, a), q, bq), deck, disc, pass2, False))
+        return out
+
+    def actions(self, b: Branch, flipped: frozenset) -> list[tuple]:
+        """Every action with its arguments (§5): (kind, arg)."""
+        out: list[tuple] = [(FLY, d) for d in DIRECTIONS] + [(PEEK, d) for d in DIRECTIONS]
+        if self.pending_ok:
+            out.append((FLIP, None))
+            # Explicit flips only where a pending one could not stand in: the
+            # re-scan row of this turn ([D23]); other rows are filtered at the end
+            # of the turn when a second action may still move the ship.
+            rows = range(7) if self.options.second_action else (
+                [b.ship[0] + 1] if b.ship != EARTH and b.ship[0] + 2 <= 7 else [])
+        else:
+            rows = range(7)
+        for r in rows:
+            for j in self.flip_idx[r]:
+                if (r, j) not in flipped:
+                    out.append((FLIP, (r, j)))
+        out += [(SHIFT, r) for r in self.shiftable_rows(b)]
+        out.append((SHIELDS, None))
+        return out
+
+    def shiftable_rows(self, b: Branch) -> list[int]:
+        """[D14] any row but the ship's (0-based indices); all when at Earth."""
+        if b.ship == EARTH:
+            return list(range(7))
+        return [r for r in range(7) if r != b.ship[0] - 1]
+
+    def commands(self, b: Branch, cards: tuple, flipped: frozenset):
+        """(played, action, arrow, pod_dir, cards') for every legal command.
+        cards = (hands, deck, disc, head, pass2, active)."""
+        hands, deck, disc, head, pass2, active = cards
+        for played, how, hs, dk, dc, p2, resh in self.plays(hands, deck, disc, pass2, active):
+            if how == "triple" and self.players == 1:
+                h = list(hands[0])
+                for t, _ in played:
+                    h.remove(t)
+                hs = (tuple(h),)
+            toks = [t for t, _ in played]
+            if how == "single":
+                k = self.tok_kind[toks[0]]
+                if k == KIND_FLY:
+                    dirs = DIRECTIONS if head is None else (head,)
+                    acts = [(a, d) for a in (FLY, PEEK) for d in dirs]
+                elif k == KIND_DS:
+                    acts = [a for a in self.actions(b, flipped) if a[0] in (FLIP, SHIFT)]
+                elif k == KIND_SH:
+                    acts = [(SHIELDS, None)]
+                else:
+                    acts = self.actions(b, flipped)
+            elif how == "pair":
+                acts = [(a, d) for a in (FLY, PEEK) for d in DIRECTIONS]
+            else:
+                acts = self.actions(b, flipped)
+            # One top per class of equivalent cards (module docstring).
+            tops = []
+            seen = set()
+            for i, t in enumerate(toks):
+                c = self.tok_class(t)
+                if c not in seen:
+                    seen.add(c)
+                    tops.append(i)
+            new_disc_base = tuple(sorted(dc + tuple(toks)))
+            for i in tops:
+                order = tuple(played[:i] + played[i + 1 :] + played[i : i + 1])
+                top = played[i][0]
+                top_fly = self.tok_kind[top] == KIND_FLY
+                value = self.tok_value[top]
+                for act in acts:
+                    if top_fly:
+                        arrows = [act[1]] if act[0] in (FLY, PEEK) else list(DIRECTIONS)
+                    else:
+                        arrows = [None]
+                    if b.pod is None or b.pod == EARTH or top_fly:
+                        pods = [None]
+                    else:
+                        pods = list(DIRECTIONS)
+                    for arrow in arrows:
+                        for pd in pods:
+                            yield (order, act, arrow, pd, value, (hs, dk, new_disc_base, arrow, p2, active), resh)
+
+    def apply_action(self, b: Branch, act: tuple, flipped: frozenset) -> tuple[list[Branch], frozenset]:
+        kind, arg = act
+        if kind == FLY:
+            return self.fly(b, arg), flipped
+        if kind == FLIP and arg is None:
+            b.pend.append([0, True])
+            b.ops.append((0, "pnew", None, None))
+            return [b], flipped
+        if kind == FLIP:
+            r, j = arg
+            b.xrows.append(r)
+            before = b.masks[r]
+            b.masks[r] = xor_set(before, j)
+            b.ops.append((r, "xor", j, before))
+            return [b], flipped | {arg}
+        if kind == SHIFT:
+            self.shift(b, arg)
+            return [b], flipped
+        if kind == SHIELDS:
+            b.shields = min(2, b.shields + 1)
+        return [b], flipped
+
+    def branch_of(self, st: tuple) -> Branch:
+        b = Branch.__new__(Branch)
+        b.ship, b.pod, b.shields, b.held = st[SHIP], st[POD], st[SHL], st[HELD]
+        b.rot, b.masks, b.samples = list(st[ROT]), list(st[MASKS]), st[SAMPLES]
+        b.ops, b.dead, b.won = [], False, False
+        b.pend = [[m, False] for m in st[PEND]]
+        b.xrows = []
+        return b
+
+    def successors(self, st: tuple) -> list[tuple]:
+        """Every successor of a model state after one whole turn:
+        (state', record, cards_played, won). ``record`` = (bolster, cmd1, cmd2,
+        drawn, rescan, ops) where cmd = (cards, action, arrow, pod_dir, target_pos),
+        ``rescan`` is the explicit choice (expected mode) or None, and ``ops`` logs
+        the pattern-set operations (lazy modes)."""
+        out: list[tuple] = []
+        hands, deck, disc, head, pass2, active = st[HANDS], st[DECK], st[DISC], st[HEAD], st[PASS2], st[ACTIVE]
+        cards0 = (hands, deck, disc, head, pass2, active)
+        if not hands[active]:
+            b = self.branch_of(st)
+            self._finish(b, cards0, 0, None, None, frozenset(), 0, out)
+            return out
+        held, shields = st[HELD], st[SHL]
+        for bolster in range(0, min(held, 2 - shields) + 1):
+            base = self.branch_of(st)
+            base.shields += bolster
+            base.held -= bolster
+            for c1 in self.commands(base, cards0, frozenset()):
+                order, act, arrow, pd, value, cards1, _ = c1
+                b1 = base.copy()
+                rec1 = self._cmd_record(b1, c1)
+                for b2, fl in self._run(b1, c1, frozenset()):
+                    self._finish(b2, cards1, bolster, rec1, None, fl, len(order), out)
+                    if self.options.second_action and not b2.won and b2.held >= 1:
+                        b3 = b2.copy()
+                        b3.held -= 1
+                        for c2 in self.commands(b3, cards1, fl):
+                            b4 = b3.copy()
+                            rec2 = self._cmd_record(b4, c2)
+                            for b5, fl2 in self._run(b4, c2, fl):
+                                self._finish(b5, c2[5], bolster, rec1, rec2, fl2, len(order) + len(c2[0]), out)
+        return out
+
+    def _cmd_record(self, b: Branch, c: tuple) -> tuple:
+        order, act, arrow, pd, value, cards1, resh = c
+        pos = None
+        if act[0] == FLIP and act[1] is None:
+            pos = tuple(b.rot)  # resolved when the plan is built
+        elif act[0] == FLIP:
+            r, j = act[1]
+            pos = (r + 1, (j - b.rot[r]) % 5 + 1)
+        elif act[0] == SHIFT:
+            pos = act[1] + 1
+        return (order, act, arrow, pd, pos, resh)
+
+    def _run(self, b: Branch, c: tuple, flipped: frozenset):
+        order, act, arrow, pd, value, cards1, _ = c
+        branches, fl = self.apply_action(b, act, flipped)
+        for bb in branches:
+            if bb.won or bb.pod is None:
+                yield bb, fl
+                continue
+            direction = arrow if self.tok_kind[order[-1][0]] == KIND_FLY else pd
+            if direction is None:
+                yield bb, fl
+                continue
+            for bp in self.move_pod(bb, direction, value):
+                yield bp, fl
+
+    def _finish(self, b: Branch, cards: tuple, bolster, rec1, rec2, flipped, ncards, out) -> None:
+        hands, deck, disc, head, pass2, active = cards
+        if b.won:
+            st = (b.ship, b.pod, b.shields, b.held, tuple(b.rot), tuple(b.masks), b.samples,
+                  hands, deck, disc, head, pass2, active, ())
+            out.append((st, (bolster, rec1, rec2, (), None, b.ops), ncards, True))
+            return
+        for hand, dk, dc, hd, p2, drawn in self.draw_outcomes(hands[active], deck, disc, head, pass2):
+            hs = hands[:active] + (hand,) + hands[active + 1 :]
+            bb = b.copy()
+            nxt = (active + 1) % self.players
+            if self.pending_ok:
+                rrow = bb.ship[0] + 1 if bb.ship != EARTH and bb.ship[0] + 2 <= 7 else None
+                if any(r != rrow for r in bb.xrows):
+                    return  # an explicit flip a pending one stands in for
+                if rrow is not None:
+                    rowbits = 0b11111 << (rrow * 5)
+                    for e in bb.pend:
+                        if e[1]:
+                            e[0] |= rowbits
+                    bb.ops.append((rrow, "prow", rowbits, None))
+            if bb.ship == EARTH:
+                rescans: list = [(bb, None)]
+            else:
+                sr = bb.ship[0]  # the dock is in row 1 [D2]
+                if sr + 1 <= 7:
+                    self.shift(bb, sr)
+                rescans = [(bb, None)]
+                if sr + 2 <= 7:
+                    ri = sr + 1
+                    ex = 0
+                    for (fr, fj) in flipped:
+                        if fr == ri:
+                            ex |= 1 << fj
+                    before = bb.masks[ri]
+                    if self.lazy:
+                        bb.masks[ri] = self.rescan_set(ri, before, ex)
+                        bb.ops.append((ri, "rescan", ex, before))
+                    else:
+                        (m,) = members(before)
+                        rescans = []
+                        for p in self.rescan_choices(ri, m, ex):
+                            b2 = bb.copy()
+                            b2.masks[ri] = 1 << (m ^ p)
+                            cols = frozenset((j - bb.rot[ri]) % 5 + 1 for j in range(5) if (p >> j) & 1)
+                            rescans.append((b2, cols))
+            for b2, cols in rescans:
+                st = (b2.ship, b2.pod, b2.shields, b2.held, tuple(b2.rot), tuple(b2.masks), b2.samples,
+                      hs, dk, dc, hd, p2, nxt, tuple(sorted(e[0] for e in b2.pend)))
+                out.append((st, (bolster, rec1, rec2, drawn, cols, b2.ops), ncards, False))
+
+
+def _is_obstructed(face: SectorType) -> bool:
+    return face is SectorType.OBSTRUCTED

@@ -1,0 +1,268 @@
+"""A* over model states (deal and open modes, RULES.md §15).
+
+Why the search is exact:
+
+* **Objective.** Every turn costs (1 turn, n cards). The priority of a node is
+  ``(g_turns + h_turns, g_cards + h_cards, ...)`` (objective 'turns'; swapped for
+  'cards'). Both ``h`` are admissible, so every node on an optimal path has a
+  priority no greater than the optimum (T*, C*); the first goal popped therefore
+  has value (T*, C*). Goals tied on (T*, C*) are all collected before a node of
+  larger priority is popped, and the one with most cards left in hand and deck
+  wins the last tie-break. States are re-opened when reached again more cheaply,
+  so consistency of ``h`` is not needed for optimality.
+* **Heuristic** (``Model._init_heuristic``): a relaxed grid where every cell is
+  passable and a row boosts anywhere if any of its cards has a B side (rows
+  rotate, so a row-level relaxation is invariant under shifts). The relaxed
+  number of Fly actions to Earth bounds the real one; one action per turn (two
+  with the §12 second action) turns it into turns; every action costs at least
+  one card. While the ship holds fewer virus samples than Earth asks for it must
+  enter a cell holding one first (``d(ship, v) + d(v, Earth) - 1``: the last
+  action to v may carry on past it). The escape pod climbs at most 3 rows per
+  command and reaches Earth only from row 7.
+* **Transpositions**: states are canonical tuples (hands and discard pile sorted,
+  the discard pile kept as a set because only its top arrow, the heading [D11],
+  and its content at the reshuffle, ordered by the ranking [D22], matter).
+* **Dominance**: a state is dropped when a state already reached at no greater
+  cost is equal except for at least as many shields, at least as many held virus
+  samples, a superset of the sample tokens still on the board and, per row, a
+  superset of the possible flip patterns. Each of these is monotone: shields
+  only ever help (they absorb an asteroid or, in low memory mode, an
+  obstruction); a held virus can always be kept unspent and Earth asks for *at
+  least* n; a token still on the board can be picked up or ignored (the low
+  memory removal of the nearest token preserves the superset relation); more
+  flip patterns are more choices for the planner. Bolstering beyond two shields
+  is never generated for the same reason.
+* **Limits**: when a node, time or memory budget runs out the search stops and
+  reports the smallest priority still open, a valid lower bound on the optimum.
+"""
+
+from __future__ import annotations
+
+import heapq
+import math
+import sys
+import time
+from collections.abc import Callable
+from dataclasses import dataclass
+
+from ..rules.geometry import EARTH
+from .model import ACTIVE, DECK, HANDS, HELD, MASKS, POD, SAMPLES, SHIP, SHL, Model
+
+INF = 10**9
+
+
+@dataclass
+class SearchOutcome:
+    status: str  # 'solved' | 'unsolvable' | 'unknown'
+    path: list | None  # [(state, record)] from a root to the goal; record None at a root
+    value: tuple | None
+    bound: int | None
+    nodes: int
+    stopped: str = ""
+
+
+def _popcount(x: int) -> int:
+    return bin(x).count("1")
+
+
+class Heuristic:
+    def __init__(self, model: Model):
+        self.m = model
+        self.apt = model.actions_per_turn
+
+    def actions(self, st: tuple) -> int:
+        """Lower bound on the Fly actions still needed (ship and pod)."""
+        m = self.m
+        ship = st[SHIP]
+        need_ship = 0
+        if ship != EARTH:
+            need_ship = m.to_earth[ship]
+            held = st[HELD]
+            if held < m.need:
+                vir = st[SAMPLES] & m.virus_bits
+                if _popcount(vir) + held < m.need:
+                    return INF
+                best = INF
+                dist = m.dist[ship]
+                rows = set()
+                while vir:
+                    low = vir & -vir
+                    rows.add((low.bit_length() - 1) // 5)
+                    vir ^= low
+                for r in rows:
+                    for cell in m.row_cells[r]:
+                        d = dist.get(cell)
+                        if d is not None:
+                            best = min(best, d + m.to_earth[cell] - 1)
+                need_ship = max(need_ship, best)
+        pod = st[POD]
+        if pod is not None and pod != EARTH:
+            need_ship = max(need_ship, math.ceil((8 - pod[0]) / 3))
+        return need_ship
+
+    def turns(self, st: tuple) -> int:
+        a = self.actions(st)
+        if a >= INF:
+            return INF
+        return -(-a // self.apt)
+
+
+def cards_left(st: tuple) -> int:
+    return sum(len(h) for h in st[HANDS]) + len(st[DECK])
+
+
+def _dominance_key(st: tuple) -> tuple:
+    # Everything but shields, held, samples and pattern sets.
+    return (st[0], st[1], st[4], st[7], st[8], st[9], st[10], st[11], st[ACTIVE])
+
+
+def _dominates(a: tuple, b: tuple) -> bool:
+    """State a is at least as good as b (same dominance key)."""
+    if a[SHL] < b[SHL] or a[HELD] < b[HELD]:
+        return False
+    if b[SAMPLES] & ~a[SAMPLES]:
+        return False
+    for x, y in zip(a[MASKS], b[MASKS], strict=True):
+        if y & ~x:
+            return False
+    return True
+
+
+def astar(
+    model: Model,
+    roots: list[tuple[tuple, object]],
+    *,
+    objective: str = "turns",
+    max_nodes: int | None = None,
+    timeout: float | None = None,
+    max_states: int = 3_000_000,
+    progress: Callable[[dict], None] | None = None,
+) -> SearchOutcome:
+    h = Heuristic(model)
+    t0 = time.perf_counter()
+    heap: list = []
+    best: dict[tuple, tuple[int, int]] = {}
+    parent: dict[tuple, tuple] = {}
+    front: dict[tuple, list[tuple]] = {}  # dominance key -> states kept
+    seq = 0
+    by_cards = objective == "cards"
+
+    def prio(st: tuple, g1: int, g2: int) -> tuple | None:
+        a = h.actions(st)
+        if a >= INF:
+            return None
+        ht = -(-a // h.apt)
+        if by_cards:
+            return (g2 + a, g1 + ht, -g2)
+        return (g1 + ht, g2 + a, -g1)
+
+    def dominated(st: tuple, g: tuple[int, int]) -> bool:
+        key = _dominance_key(st)
+        lst = front.get(key)
+        if lst is None:
+            front[key] = [st]
+            return False
+        for other in lst:
+            if other is not st and _dominates(other, st):
+                og = best[other]
+                if og[0] <= g[0] and og[1] <= g[1]:
+                    return True
+        lst.append(st)
+        return False
+
+    for st, rec in roots:
+        p = prio(st, 0, 0)
+        if p is None or st in best:
+            continue
+        best[st] = (0, 0)
+        parent[st] = (None, rec)
+        dominated(st, (0, 0))
+        heapq.heappush(heap, (p, seq, st, 0, 0, False))
+        seq += 1
+
+    def better(a: tuple[int, int], b: tuple[int, int]) -> bool:
+        return (a[1], a[0]) < (b[1], b[0]) if by_cards else a < b
+
+    nodes = 0
+    goal_prio = None
+    goals: list[tuple] = []
+    last_report = t0
+    stopped = ""
+    while heap:
+        p, _, st, eg1, eg2, is_goal = heap[0]
+        if goal_prio is not None and p[:2] > goal_prio[:2]:
+            break
+        heapq.heappop(heap)
+        g = best.get(st)
+        if g is None or g != (eg1, eg2):
+            continue  # stale entry
+        if is_goal:
+            if goal_prio is None:
+                goal_prio = p
+            goals.append(st)
+            continue
+        nodes += 1
+        if (max_nodes is not None and nodes > max_nodes) or len(best) > max_states:
+            stopped = "node limit" if max_nodes is not None and nodes > max_nodes else "memory limit"
+            break
+        if nodes & 255 == 0:
+            now = time.perf_counter()
+            if timeout is not None and now - t0 > timeout:
+                stopped = "time limit"
+                break
+            if now - last_report > 0.5:
+                last_report = now
+                if progress is not None:
+                    progress({"nodes": nodes, "states": len(best), "open": len(heap),
+                              "bound": p[0], "seconds": now - t0})
+        g1, g2 = g
+        for st2, rec, ncards, won in model.successors(st):
+            ng = (g1 + 1, g2 + ncards)
+            old = best.get(st2)
+            if old is not None and not better(ng, old):
+                continue
+            if won:
+                p2 = (ng[1], ng[0], 0) if by_cards else (ng[0], ng[1], 0)
+                best[st2] = ng
+                parent[st2] = (st, rec)
+                heapq.heappush(heap, (p2, seq, st2, ng[0], ng[1], True))
+                seq += 1
+                continue
+            p2 = prio(st2, *ng)
+            if p2 is None:
+                continue
+            if old is None and dominated(st2, ng):
+                continue
+            best[st2] = ng
+            parent[st2] = (st, rec)
+            heapq.heappush(heap, (p2, seq, st2, ng[0], ng[1], False))
+            seq += 1
+    if goals:
+        goal = max(goals, key=cards_left)
+        path = []
+        cur = goal
+        while cur is not None:
+            prev, rec = parent[cur]
+            path.append((cur, rec))
+            cur = prev
+        path.reverse()
+        return SearchOutcome("solved", path, best[goal], None, nodes)
+    if stopped:
+        bound = heap[0][0][0] if heap else None
+        return SearchOutcome("unknown", None, None, bound, nodes, stopped)
+    return SearchOutcome("unsolvable", None, None, None, nodes)
+
+
+def tty_progress() -> Callable[[dict], None] | None:
+    """A progress printer on stderr, only when it is a terminal."""
+    if not sys.stderr.isatty():
+        return None
+
+    def show(info: dict) -> None:
+        sys.stderr.write(
+            f"\rsolving: {info['nodes']} nodes, {info['states']} states, "
+            f"bound {info['bound']}, {info['seconds']:.1f}s   "
+        )
+        sys.stderr.flush()
+
+    return show

@@ -1,0 +1,60 @@
+"""Seeded mid-game instances near Earth for cross-checking the solver against the
+engine-based reference (short optimal plans, and 'none within horizon')."""
+
+from __future__ import annotations
+
+import random
+
+from sensor_ghosts.rules.options import RuleOptions
+from sensor_ghosts.rules.setup import Slot
+from sensor_ghosts.rules.state import GameState, initial_state, random_deal
+
+
+def _factories():
+    import importlib.util
+    import pathlib
+
+    path = pathlib.Path(__file__).resolve().parents[1] / "factories.py"
+    spec = importlib.util.spec_from_file_location("_sg_factories", path)
+    mod = importlib.util.module_from_spec(spec)
+    assert spec.loader is not None
+    spec.loader.exec_module(mod)
+    return mod
+
+
+quick_setup = _factories().quick_setup
+
+
+def near_earth(seed: int, options: RuleOptions | None = None) -> GameState:
+    """The ship on a card of rows 5-7 holding a virus (sometimes none), with
+    random shields, a random deal, and a few cards already drawn."""
+    rng = random.Random(seed)
+    setup = quick_setup(seed, options)
+    st = initial_state(setup, random_deal(setup, rng))
+    cells = [
+        (r, c) for r in (5, 6, 7) for c in range(1, 6) if isinstance(setup.grid[r - 1][c - 1], Slot)
+    ]
+    ship = rng.choice(cells)
+    slot = setup.grid[ship[0] - 1][ship[1] - 1]
+    grid = setup.grid
+    if slot.sample is not None:  # the ship has taken it
+        row = list(grid[ship[0] - 1])
+        row[ship[1] - 1] = Slot(slot.card, slot.up, None)
+        grid = grid[: ship[0] - 1] + (tuple(row),) + grid[ship[0] :]
+    # Draw a few cards through: drop some from the deck onto the discard pile.
+    drop = rng.randint(0, max(0, len(st.deck) - 2))
+    from sensor_ghosts.rules.state import DiscardEntry
+
+    discard = tuple(DiscardEntry(c) for c in st.deck[:drop])
+    held = 0 if rng.random() < 0.15 else 1
+    changes = dict(
+        grid=grid,
+        ship=ship,
+        held=held,
+        shields=rng.choice([0, 0, 1, 2]),
+        deck=st.deck[drop:],
+        discard=discard,
+    )
+    if st.pod is not None:
+        changes["pod"] = (rng.choice([5, 6, 7]), rng.randint(1, 5))
+    return st.evolve(**changes)
