@@ -1,46 +1,50 @@
-"""Hints for a stuck player: the best next turn and an honest chance of winning,
+"""Hints for a stuck player: the best next turn and a chance of winning,
 computed from what the player can see (RULES.md §14), never from the hidden truth.
 
-Method (perfect-information Monte Carlo with pruning and successive halving):
+Method (Monte Carlo over sampled worlds, with pruning and staged evaluation):
 
 1. **Worlds.** ``WorldSampler`` draws hidden worlds uniformly among those
    consistent with the observation (exact counting, ``worlds.py``). The same
-   worlds are used for every candidate (common random numbers), so differences
-   between candidates are not sampling noise of different worlds.
+   worlds serve every candidate (common random numbers).
 2. **Candidates, pruned.** A position has hundreds to thousands of legal turns,
-   mostly re-scan and Deep-Scan-target variants. Turns are grouped by their
-   *command effect* (bolster; the set of cards played; the action; the heading
-   the top card leaves [D11]; the pod's direction and value §10): which of two
-   equivalent Fly cards lies on top changes nothing else. The re-scan is
-   decided after the command's result is seen, so each group is first scored
-   with a re-scan chosen per world by ``rescan_policy``.
-3. **Stage 1 (screening).** Every group is applied in the first worlds and the
-   resulting state scored by a fast perfect-information heuristic ``value``
-   (a shortest safe route to a virus sample and Earth, in cards, against the
-   cards left). Groups whose command loses at once in every world drop out.
-4. **Re-scan.** For the best groups, each legal re-scan choice is scored over the
-   same worlds; the best fixed choice becomes part of the hinted turn.
-5. **Stage 2 (win estimates).** The best groups are played to the end in each
-   world: the solver (``solve``, mode 'deal', when ``solver_nodes`` > 0 and it
-   finishes within that many nodes: exact), otherwise a perfect-information
-   greedy rollout. Successive halving: after each round of worlds the worse half
-   of the candidates is dropped, so the time goes to the contenders. The win
-   estimate is wins / rollouts with a Wilson 95% interval.
-6. **Budget.** Stages stop at the deadline (``budget`` seconds, default 2.0)
-   and return the best answer so far. Deterministic for a seed: the answer
-   depends on how far the stages got, so for bit-identical results across
-   machines pass ``budget=None`` with fixed ``worlds``/``rollouts``.
+   mostly re-scan and Deep-Scan variants. (a) Turns are grouped by *command
+   effect* (``turn_key``: bolster; the kinds of the cards played — cards of
+   one kind are interchangeable to a player who cannot see the deck order,
+   [D22]; the action; the heading left [D11]; the pod's direction and value
+   §10); the re-scan is left out, since it is chosen after the command's
+   result is seen. (b) ``_prune``: for one effect only the cheapest cards
+   (``CARD_WEIGHT``, the Wild dearest); Deep Scan flips only within 3 steps of
+   the ship, shifts only of the two rows ahead. Typically 1,600-2,700 legal
+   turns become ~170-290 groups, then ~30-60 candidates.
+3. **Screening** (successive halving: 1 world for all, 3 for the best 40, 8 for
+   the best 12): each candidate is applied in a world and the result scored by
+   ``value``, a calibrated win-chance estimate from a route search
+   (``route``: cards needed to reach a virus sample and Earth, with the row
+   shifts of §8, flips, shields and turning costs; unseen cards carry risk).
+4. **Ranking** of the finalists in more worlds, each with the re-scan chosen
+   after its outcome (the best re-scan by value in that world), because the
+   re-scan changes the value a lot.
+5. **Win estimate**: playouts of the best two to the end of the game in the
+   sampled worlds with ``fast_turn`` (a route-following policy), optionally
+   settled exactly by the solver (``solver_nodes`` > 0). wins / playouts with a
+   Wilson 95% interval.
+6. **The hinted re-scan**: the fixed choice with the best mean value.
+7. **Budget**: every stage checks the deadline (``budget`` seconds, default
+   2.0) and the best answer so far is returned. Deterministic for a seed and a
+   fixed amount of work (``budget=None``).
 
-Caveats (documented, measured in ``benchmarks/bots.py``): each world is played
-with full knowledge of it (PIMC's *strategy fusion*), so the win estimate of a
-strong rollout policy would be optimistic; the greedy rollout policy is weak,
-which pulls the other way. The root decision itself is never fused: it is one
-turn, scored across worlds the player cannot tell apart.
+**Beyond plain sampling — against strategy fusion.** Plain PIMC (``honest=
+False``) scores every world as if the player knew it: waiting and peeking look
+free of risk, so it dawdles. ``honest=True`` scores worlds only with what the
+player has seen (unseen cards carry the card set's risk). The default,
+``PARTIAL``, is in between: seen cards and the rows two or more ahead (which the
+re-scan will show before the ship gets there) are known, the near rows are not.
+``benchmarks/bots.py`` measures the three (bots ``hint-pimc``, ``hint-honest``,
+``hint``).
 
-The rules solver is exact but, measured on this project's machine, needs seconds
-to minutes per mid-game world (hundreds of nodes per second); inside a 2-second
-budget it is used only with ``solver_nodes`` > 0, where it settles late-game
-worlds exactly.
+The rules solver is exact but, measured on this machine, expands only a few
+hundred nodes per second and does not finish mid-game worlds within seconds, so
+inside a 2-second budget it is off by default (``solver_nodes=0``).
 """
 
 from __future__ import annotations
