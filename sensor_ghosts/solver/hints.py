@@ -918,11 +918,17 @@ def hint(
     # --- the re-scan: the best fixed choice for the best command -------------
     best_turn = _best_rescan(best.turn, ws[: min(4, n1)], deadline + reserve, know)
     low, high = wilson(best.wins, best.n)
-    method = "PIMC: exact world sampling, heuristic screening"
+    method = "exact world sampling, staged heuristic screening"
     if playouts:
-        method += ", greedy playouts with successive halving"
+        method += ", route-following playouts of the best two"
     if solver_nodes:
         method += f", solver up to {solver_nodes} nodes a playout"
+    if know == PARTIAL:
+        method += "; worlds scored on seen cards and the rows two ahead"
+    elif know:
+        method += "; worlds scored whole (plain PIMC)"
+    else:
+        method += "; worlds scored on seen cards only"
     return Hint(
         best=best_turn,
         win=best.win,
