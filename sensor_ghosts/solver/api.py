@@ -84,6 +84,7 @@ def solve(
     timeout: float | None = None,
     progress: Callable[[dict], None] | None = None,
     max_states: int = 3_000_000,
+    max_turns: int | None = None,
 ) -> SolveResult:
     """Solve a fully observed instance: a ``Setup`` (with ``deal`` or
     ``setup.deal`` in deal mode) or a mid-game ``GameState``.
@@ -93,8 +94,9 @@ def solve(
     ``objective``: 'turns' (fewest turns, then fewest cards, then most cards left)
     or 'cards' (fewest cards, then fewest turns). Budgets (``max_nodes``,
     ``timeout`` in seconds, ``max_states``) end the search with status 'unknown'
-    and the best bound found. Every returned plan has been replayed through the
-    rules engine."""
+    and the best bound found. ``max_turns`` limits the plans considered (then
+    'unsolvable' means 'not within max_turns'). Every returned plan has been
+    replayed through the rules engine."""
     if mode not in MODES:
         raise SolverInputError(f"unknown mode {mode!r} (use {', '.join(MODES)})")
     if objective not in OBJECTIVES:
@@ -113,7 +115,7 @@ def solve(
     else:
         roots = [(model.root_state(), None)]
     out = astar(model, roots, objective=objective, max_nodes=max_nodes, timeout=timeout,
-                max_states=max_states, progress=progress)
+                max_states=max_states, progress=progress, max_turns=max_turns)
     if progress is not None and progress.__name__ == "show":
         import sys
 

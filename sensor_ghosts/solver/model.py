@@ -186,6 +186,7 @@ class Model:
         self.virus_bits = sum(1 << b for b, v in self.sample_virus.items() if v)
         self.initial_samples = samples
         self._rescan_cache: dict[tuple[int, int, int], int] = {}
+        self._draw_cache: dict[tuple, list] = {}
         self._rescan_choice_cache: dict[tuple[int, int, int], list[int]] = {}
         self._init_heuristic()
 
@@ -532,6 +533,10 @@ class Model:
         """§7 draw up to the limit: list of (hand, deck, disc, head, pass2, drawn)
         where ``drawn`` lists the tokens drawn ('R' marks the reshuffle). Empty when
         the deck runs out on the second pass (a loss)."""
+        key = (hand, deck, disc, head, pass2)
+        got = self._draw_cache.get(key)
+        if got is not None:
+            return got
         out: list = []
         limit = self.limit
 
@@ -556,6 +561,8 @@ class Model:
                 rec(hand + (t,), tuple(rest), disc, head, pass2, drawn + [t], t)
 
         rec(hand, deck, disc, head, pass2, [], -1)
+        if len(self._draw_cache) < 200_000:
+            self._draw_cache[key] = out
         return out
 
     def plays(self, hands: tuple, deck: tuple, disc: tuple, pass2: bool, active: int):
@@ -765,9 +772,11 @@ class Model:
                 b1 = base.copy()
                 rec1 = self._cmd_record(b1, c1)
                 for b2, fl in self._run(b1, c1, frozenset()):
-                    self._finish(b2, cards1, bolster, rec1, None, fl, len(order), out)
+                    b3 = None
                     if self.options.second_action and not b2.won and b2.held >= 1:
-                        b3 = b2.copy()
+                        b3 = b2.copy()  # before _finish, which may reuse b2
+                    self._finish(b2, cards1, bolster, rec1, None, fl, len(order), out)
+                    if b3 is not None:
                         b3.held -= 1
                         for c2 in self.commands(b3, cards1, fl):
                             b4 = b3.copy()
@@ -809,9 +818,10 @@ class Model:
                   hands, deck, disc, head, pass2, active, ())
             out.append((st, (bolster, rec1, rec2, (), None, b.ops), ncards, True))
             return
-        for hand, dk, dc, hd, p2, drawn in self.draw_outcomes(hands[active], deck, disc, head, pass2):
+        outcomes = self.draw_outcomes(hands[active], deck, disc, head, pass2)
+        for hand, dk, dc, hd, p2, drawn in outcomes:
             hs = hands[:active] + (hand,) + hands[active + 1 :]
-            bb = b.copy()
+            bb = b.copy() if len(outcomes) > 1 else b
             nxt = (active + 1) % self.players
             if self.pending_ok:
                 rrow = bb.ship[0] + 1 if bb.ship != EARTH and bb.ship[0] + 2 <= 7 else None

@@ -69,9 +69,17 @@ class Heuristic:
     def __init__(self, model: Model):
         self.m = model
         self.apt = model.actions_per_turn
+        self._cache: dict[tuple, int] = {}
 
     def actions(self, st: tuple) -> int:
         """Lower bound on the Fly actions still needed (ship and pod)."""
+        key = (st[SHIP], st[HELD], st[SAMPLES] & self.m.virus_bits, st[POD])
+        got = self._cache.get(key)
+        if got is None:
+            got = self._cache[key] = self._actions(st)
+        return got
+
+    def _actions(self, st: tuple) -> int:
         m = self.m
         ship = st[SHIP]
         need_ship = 0
@@ -137,7 +145,10 @@ def astar(
     timeout: float | None = None,
     max_states: int = 3_000_000,
     progress: Callable[[dict], None] | None = None,
+    max_turns: int | None = None,
 ) -> SearchOutcome:
+    """A* from ``roots``; ``max_turns`` prunes plans longer than that many turns
+    (an 'unsolvable' answer then means 'none within max_turns')."""
     h = Heuristic(model)
     t0 = time.perf_counter()
     heap: list = []
@@ -152,6 +163,8 @@ def astar(
         if a >= INF:
             return None
         ht = -(-a // h.apt)
+        if max_turns is not None and g1 + ht > max_turns:
+            return None
         if by_cards:
             return (g2 + a, g1 + ht, -g2)
         return (g1 + ht, g2 + a, -g1)
@@ -218,6 +231,8 @@ def astar(
         g1, g2 = g
         for st2, rec, ncards, won in model.successors(st):
             ng = (g1 + 1, g2 + ncards)
+            if won and max_turns is not None and ng[0] > max_turns:
+                continue
             old = best.get(st2)
             if old is not None and not better(ng, old):
                 continue

@@ -25,7 +25,7 @@ def _factories():
 quick_setup = _factories().quick_setup
 
 
-def near_earth(seed: int, options: RuleOptions | None = None) -> GameState:
+def near_earth(seed: int, options: RuleOptions | None = None, rows: tuple[int, ...] = (5, 6, 7)) -> GameState:
     """The ship on a card of rows 5-7 holding a virus (sometimes none), with
     random shields, a random deal, and a few cards already drawn."""
     rng = random.Random(seed)

@@ -1,0 +1,136 @@
+"""Solver benchmark: times, peak memory, winnable fractions, optimal turns.
+
+    python benchmarks/solve.py [--n 200] [--timeout 2] [--modes deal,open,expected]
+                               [--variants solo,4p,pod,near] [--cross-check N]
+
+Instances: seeded standard solo setups from ``generators.generate_setup`` (with
+their deal), 4-player and escape-pod setups reported separately, and seeded
+mid-game "near Earth" states (tests/solver/instances.py). ``--cross-check N``
+compares the solver with the engine brute force (``solver.reference``) on N
+near-Earth instances at horizon 2 and reports disagreements.
+"""
+
+from __future__ import annotations
+
+import argparse
+import resource
+import statistics
+import sys
+import time
+from collections import Counter
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[1]
+sys.path.insert(0, str(ROOT))
+sys.path.insert(0, str(ROOT / "tests" / "solver"))
+
+from sensor_ghosts.rules.options import RuleOptions  # noqa: E402
+from sensor_ghosts.solver import solve  # noqa: E402
+
+
+def _setups(kind: str, n: int) -> list:
+    try:
+        from sensor_ghosts.generators.generate import generate_setup
+    except ImportError:  # pragma: no cover - before the generator lands
+        generate_setup = None
+    opts = {"solo": RuleOptions(), "4p": RuleOptions(players=4), "pod": RuleOptions(escape_pod=True)}
+    if kind == "near":
+        from instances import near_earth
+
+        return [near_earth(i) for i in range(n)]
+    out = []
+    for seed in range(n):
+        if generate_setup is not None:
+            out.append(generate_setup(seed=seed, options=opts[kind]))
+        else:
+            from instances import quick_setup
+
+            out.append(quick_setup(seed, opts[kind]))
+    return out
+
+
+def _pct(xs: list[float], q: float) -> float:
+    xs = sorted(xs)
+    return xs[min(len(xs) - 1, int(round(q * (len(xs) - 1))))]
+
+
+def run(kind: str, mode: str, n: int, timeout: float) -> None:
+    insts = _setups(kind, n)
+    times, turns, statuses = [], Counter(), Counter()
+    replayed = 0
+    probs = []
+    for inst in insts:
+        t0 = time.perf_counter()
+        try:
+            r = solve(inst, mode=mode, timeout=timeout, max_states=1_500_000, progress=lambda _i: None)
+        except Exception as e:  # report and go on
+            statuses[f"error {type(e).__name__}"] += 1
+            continue
+        times.append(time.perf_counter() - t0)
+        statuses[r.status] += 1
+        if r.plan is not None:
+            replayed += 1  # solve() replays every plan before returning it
+            turns[r.turns] += 1
+        if r.win_probability is not None:
+            probs.append(r.win_probability)
+    rss = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
+    known = statuses["solved"] + statuses["unsolvable"]
+    print(f"\n## {kind} / {mode}: {len(insts)} instances, timeout {timeout}s")
+    if times:
+        print(f"time  median {statistics.median(times) * 1000:.0f} ms   p95 {_pct(times, 0.95) * 1000:.0f} ms"
+              f"   max {max(times) * 1000:.0f} ms   (unknowns count at their timeout)")
+    print(f"peak RSS so far {rss:.0f} MB")
+    print("status  " + ", ".join(f"{k} {v}" for k, v in sorted(statuses.items())))
+    if known:
+        print(f"winnable {statuses['solved']}/{known} of the decided ({statuses['solved'] / known:.0%}); "
+              f"{statuses['unknown']} unknown")
+    if turns:
+        print("optimal turns  " + ", ".join(f"{t}: {c}" for t, c in sorted(turns.items())))
+        print(f"plans replayed {replayed}/{statuses['solved']}")
+    if probs:
+        print(f"win probability (exact ones) median {statistics.median(probs):.3f}")
+
+
+def cross_check(n: int) -> None:
+    from instances import near_earth
+
+    from sensor_ghosts.solver.reference import reference_solve
+
+    bad = agree = 0
+    t0 = time.perf_counter()
+    for seed in range(n):
+        st = near_earth(seed)
+        ref = reference_solve(st, 2)
+        r = solve(st, mode="deal", max_turns=2, max_nodes=50000, progress=lambda _i: None)
+        mine = (r.turns, r.cards, r.plan.figures.cards_left) if r.status == "solved" else None
+        if r.status != "unknown" and mine == ref:
+            agree += 1
+        else:
+            bad += 1
+            print(f"  DISAGREE seed {seed}: solver {r.status} {mine} reference {ref}")
+    print(f"\n## cross-check (engine brute force, horizon 2): {agree}/{n} agree, {bad} disagree "
+          f"({time.perf_counter() - t0:.0f}s)")
+
+
+def main() -> None:
+    ap = argparse.ArgumentParser()
+    ap.add_argument("--n", type=int, default=200)
+    ap.add_argument("--n-variants", type=int, default=20)
+    ap.add_argument("--timeout", type=float, default=2.0)
+    ap.add_argument("--modes", default="deal,open,expected")
+    ap.add_argument("--variants", default="solo,4p,pod,near")
+    ap.add_argument("--cross-check", type=int, default=0)
+    a = ap.parse_args()
+    print("command: python " + " ".join(sys.argv))
+    for kind in a.variants.split(","):
+        for mode in a.modes.split(","):
+            if kind == "4p" and mode == "expected":
+                pass
+            n = a.n if kind in ("solo", "near") else a.n_variants
+            run(kind, mode, n, a.timeout)
+    if a.cross_check:
+        cross_check(a.cross_check)
+
+
+if __name__ == "__main__":
+    main()

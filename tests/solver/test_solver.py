@@ -1,0 +1,173 @@
+"""The exact solver (RULES.md §15): cross-checked against an engine brute force
+(``solver.reference``), plans replayed, variants, limits, expected mode, CLI."""
+
+from __future__ import annotations
+
+import json
+
+import click
+import pytest
+from click.testing import CliRunner
+from instances import near_earth
+
+from sensor_ghosts.rules.notation import format_setup, format_state
+from sensor_ghosts.rules.options import Difficulty, RuleOptions
+from sensor_ghosts.rules.state import Status
+from sensor_ghosts.solver import solve
+from sensor_ghosts.solver.reference import reference_solve
+
+HORIZON = 2
+
+
+def _agree(state, horizon=HORIZON, options_note=""):
+    ref = reference_solve(state, horizon)
+    r = solve(state, mode="deal", max_turns=horizon, max_nodes=20000)
+    assert r.status != "unknown", options_note
+    mine = (r.turns, r.cards, r.plan.figures.cards_left) if r.status == "solved" else None
+    assert mine == ref, (options_note, mine, ref)
+    if r.plan is not None:
+        states = r.plan.replay()
+        assert states[-1].outcome.status is Status.WON
+    return mine
+
+
+@pytest.mark.parametrize("seed", range(10))
+def test_cross_check_solo(seed):
+    # [D22] deal mode: same optimum (turns, cards, cards left) as the brute force,
+    # including "no win within the horizon". Rows 6-7 keep the brute force cheap
+    # (no re-scan row); benchmarks/solve.py --cross-check runs rows 5-7.
+    _agree(near_earth(seed, rows=(6, 7)), options_note=f"seed {seed}")
+
+
+VARIANTS = {
+    "2p": RuleOptions(players=2),
+    "3p": RuleOptions(players=3),
+    "4p": RuleOptions(players=4),
+    "pod": RuleOptions(escape_pod=True),  # §10
+    "low-memory": RuleOptions(low_memory=True),  # §11
+    "second-action": RuleOptions(second_action=True),  # §12
+    "reveal-once": RuleOptions(reveal_once=True),  # §12
+    "flip-one": RuleOptions(flip_one=True),  # §12
+    "two-samples": RuleOptions(two_samples=True),  # [D12]
+    "advanced": RuleOptions(difficulty=Difficulty.ADVANCED),
+}
+
+
+@pytest.mark.parametrize("name", sorted(VARIANTS))
+@pytest.mark.parametrize("seed", [1])
+def test_cross_check_variants(name, seed):
+    _agree(near_earth(100 + seed, VARIANTS[name], rows=(6, 7)), options_note=f"{name} {seed}")
+
+
+def test_open_mode_is_no_worse_than_any_deal():
+    st = near_earth(4)
+    d = solve(st, mode="deal")
+    o = solve(st, mode="open")
+    assert d.status == o.status == "solved"
+    assert (o.turns, o.cards) <= (d.turns, d.cards)
+    o.plan.replay()
+
+
+def test_open_mode_from_a_setup_chooses_the_hands():
+    from instances import quick_setup
+
+    st = near_earth(6)
+    setup = quick_setup(6)
+    r = solve(setup, mode="open", max_nodes=50)
+    assert r.status in ("solved", "unknown", "unsolvable")
+    assert r.bound is not None or r.status != "unknown"
+    assert st is not None
+
+
+def test_node_limit_returns_unknown_with_a_bound():
+    import random
+
+    from instances import quick_setup
+
+    from sensor_ghosts.rules.state import random_deal
+
+    setup = quick_setup(3)
+    r = solve(setup, mode="deal", deal=random_deal(setup, random.Random(3)), max_nodes=30)
+    assert r.status == "unknown"
+    assert r.bound is not None and r.bound >= 1
+    assert r.plan is None
+
+
+def test_deal_mode_without_a_deal_is_an_input_error():
+    from instances import quick_setup
+
+    from sensor_ghosts.solver import SolverInputError
+
+    with pytest.raises(SolverInputError, match="deal"):
+        solve(quick_setup(1), mode="deal")
+
+
+def test_objective_cards_never_uses_more_cards():
+    st = near_earth(2)
+    t = solve(st, objective="turns")
+    c = solve(st, objective="cards")
+    assert t.status == c.status == "solved"
+    assert c.cards <= t.cards and t.turns <= c.turns
+
+
+def test_plan_text_and_json():
+    r = solve(near_earth(4))
+    text = r.plan.to_text()
+    assert "turns" in text and "1." in text
+    js = r.plan.to_json()
+    assert js["figures"]["turns"] == r.turns == len(js["turns"])
+    json.dumps(js)
+
+
+def test_expected_mode_certain_win_and_bounds():
+    r = solve(near_earth(4), mode="expected", max_nodes=2000)
+    assert r.status == "solved" and r.win_probability == pytest.approx(1.0)
+    r2 = solve(near_earth(2), mode="expected", max_nodes=50)
+    assert r2.lower is not None and r2.upper is not None and r2.lower <= r2.upper
+
+
+def test_expected_mode_at_most_open_mode():
+    # A random order cannot beat the best order: P(win) > 0 needs an open-mode win.
+    st = near_earth(0)
+    e = solve(st, mode="expected", max_nodes=400)
+    o = solve(st, mode="open", max_nodes=20000)
+    if o.status == "unsolvable":
+        assert e.upper == 0
+
+
+def _cli():
+    from sensor_ghosts.cli.solve_cmd import solve as solve_c
+    from sensor_ghosts.cli.solve_cmd import verify as verify_c
+
+    @click.group()
+    def g():
+        pass
+
+    g.add_command(solve_c)
+    g.add_command(verify_c)
+    return g
+
+
+def test_cli_solve_verify(tmp_path):
+    from dataclasses import replace
+
+    from instances import quick_setup
+
+    f = tmp_path / "mid.txt"
+    f.write_text(format_state(near_earth(4)))
+    runner = CliRunner()
+    res = runner.invoke(_cli(), ["solve", str(f)])
+    assert res.exit_code == 0, res.output
+    assert "solvable" in res.output and "1." in res.output
+    res = runner.invoke(_cli(), ["verify", str(f), "--json"])
+    assert res.exit_code == 0 and json.loads(res.output)["answer"] == "solvable"
+    res = runner.invoke(_cli(), ["verify", str(f), "--mode", "expected"])
+    assert res.exit_code == 0 and "probability" in res.output
+    nodeal = tmp_path / "nodeal.txt"
+    nodeal.write_text(format_setup(replace(quick_setup(5), deal=None)))
+    res = runner.invoke(_cli(), ["solve", str(nodeal)])
+    assert res.exit_code == 2 and "deal" in res.output
+    res = runner.invoke(_cli(), ["verify", str(nodeal), "--seed", "1", "--max-nodes", "20"])
+    assert res.exit_code == 3 and "unknown" in res.output
+    res = runner.invoke(_cli(), ["solve", str(tmp_path / "missing.txt")])
+    assert res.exit_code == 2 and "Traceback" not in res.output
