@@ -218,7 +218,7 @@ def astar(
         if (max_nodes is not None and nodes > max_nodes) or len(best) > max_states:
             stopped = "node limit" if max_nodes is not None and nodes > max_nodes else "memory limit"
             break
-        if nodes & 255 == 0:
+        if nodes & 15 == 0:
             now = time.perf_counter()
             if timeout is not None and now - t0 > timeout:
                 stopped = "time limit"
