@@ -141,7 +141,7 @@ def _register() -> None:
         ("generate_cmd", ("generate",)),
         ("render_cmd", ("render",)),
         ("solve_cmd", ("solve", "verify")),
-        ("hint_cmd", ("hint",)),
+        ("hint_cmd", ("hint_cmd",)),
     ):
         try:  # DEV-ONLY tolerance while helpers land their commands; removed before stop
             mod = __import__(f"{__package__}.{module}", fromlist=list(names))
