@@ -29,18 +29,6 @@ OTHER_FLAGS = [f for f in FLAG_CODES if f not in ("escape-pod", "low-memory")]
 _OPTION_LIKE = ("players", "difficulty", "escape_pod", "low_memory", "option", "seed", "constraint")
 
 
-class _Winnable:
-    """Aimed generation's solver filter: accept setups whose own deal wins."""
-
-    name = "winnable"
-
-    def __init__(self, timeout: float):
-        self.timeout = timeout
-
-    def accept(self, setup) -> bool:
-        return _solve(setup, self.timeout).status == "solved"
-
-
 def _solve(setup, timeout: float):
     from ..solver import solve
 
@@ -178,16 +166,11 @@ def _sink(out: str | None):
     help="Solve each setup (deal mode, its own deal) and add the optimal plan.",
 )
 @click.option(
-    "--solvable",
-    is_flag=True,
-    help="Only setups the solver proves winnable with their deal (derived seeds are tried in turn).",
-)
-@click.option(
     "--timeout",
     type=click.FloatRange(min=0.1),
     default=10.0,
     show_default=True,
-    help="Solver time limit per setup, seconds (--solve, --solvable, --solutions).",
+    help="Solver time limit per setup, seconds (--solve, --solutions).",
 )
 @click.option(
     "--pdf",
@@ -213,7 +196,6 @@ def generate(
     out,
     game_id,
     solve_each,
-    solvable,
     timeout,
     pdf_path,
     solutions,
@@ -266,32 +248,14 @@ def generate(
         )
         base = new_seed() if seed is None else seed
         cons = tuple(constraint)
-        if solvable:
-            from ..generators.generate import generate_aimed
-
-            winnable = _Winnable(timeout)
-            jobs = [
-                (
-                    lambda s=base + i: generate_aimed(
-                        s,
-                        options,
-                        filters=[winnable],
-                        max_attempts=200,
-                        sector_cards=sector_cards,
-                        constraints=cons,
-                    )
+        jobs = [
+            (
+                lambda s=base + i: generate_setup(
+                    s, options, sector_cards=sector_cards, constraints=cons
                 )
-                for i in range(count)
-            ]
-        else:
-            jobs = [
-                (
-                    lambda s=base + i: generate_setup(
-                        s, options, sector_cards=sector_cards, constraints=cons
-                    )
-                )
-                for i in range(count)
-            ]
+            )
+            for i in range(count)
+        ]
     if solutions and pdf_path is None:
         raise click.UsageError("--solutions goes with --pdf")
 

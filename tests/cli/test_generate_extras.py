@@ -1,0 +1,51 @@
+"""``generate --solve`` and ``generate --pdf``: the solver's answer travels with
+the setup without changing it; the booklet has a page per puzzle."""
+
+from __future__ import annotations
+
+import json
+
+from click.testing import CliRunner
+from pypdf import PdfReader
+
+from sensor_ghosts.cli.main import main
+from sensor_ghosts.generators import generate_setup
+from sensor_ghosts.rules.notation import load_text, setup_from_json
+
+
+def _run(args):
+    return CliRunner().invoke(main, args, catch_exceptions=False)
+
+
+def test_solve_adds_comment_lines_and_keeps_the_setup():
+    r = _run(["generate", "--seed", "5", "--solve", "--timeout", "0.3"])
+    assert r.exit_code == 0, r.output
+    comments = [ln for ln in r.output.splitlines() if ln.startswith("# solve (deal mode): ")]
+    assert len(comments) == 1
+    assert comments[0].split(": ", 1)[1].split()[0] in ("solved", "unsolvable", "unknown")
+    assert load_text(r.output) == generate_setup(5)
+
+
+def test_solve_json_carries_a_solution_object():
+    r = _run(["generate", "--seed", "5", "--solve", "--timeout", "0.3", "--format", "json"])
+    assert r.exit_code == 0, r.output
+    obj = json.loads(r.output)
+    assert obj["solution"]["status"] in ("solved", "unsolvable", "unknown")
+    assert obj["solution"]["mode"] == "deal"
+    if obj["solution"]["status"] == "unknown":
+        assert obj["solution"]["bound"] >= 1
+    assert setup_from_json(obj) == generate_setup(5)
+
+
+def test_pdf_booklet_has_a_page_per_puzzle(tmp_path):
+    pdf = tmp_path / "b.pdf"
+    r = _run(["generate", "--seed", "1", "--count", "3", "--format", "jsonl", "--pdf", str(pdf)])
+    assert r.exit_code == 0, r.output
+    assert len(r.output.splitlines()) == 3
+    assert len(PdfReader(str(pdf)).pages) == 3
+
+
+def test_solutions_need_pdf():
+    r = _run(["generate", "--seed", "1", "--solutions"])
+    assert r.exit_code == 2
+    assert "--pdf" in r.stderr
