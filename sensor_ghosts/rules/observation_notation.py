@@ -64,7 +64,9 @@ from typing import Any
 
 from .cards import CommandCardSet, SectorCardSet, SectorType, Side
 from .errors import NotationError
-from .geometry import COLS, DOCK, EARTH, ROWS, Direction, Pos, on_grid
+from .geometry import COLS, DOCK, EARTH, ROWS, Pos, on_grid
+from .notation import _ARROW_OF, _KEY_RE, _decode, _read_row, _tokens
+from .notation import _At as _Loc
 from .observation import (
     TOTAL_VIRUS,
     Observation,
@@ -96,34 +98,7 @@ _KEYS = (
     "deck", "pass", "outcome",
 )  # fmt: skip
 _REQUIRED = ("players", "difficulty", "shields", "held", "hand", "discard", "deck", "pass")
-_ARROW_OF = {"^": Direction.UP, "v": Direction.DOWN, "<": Direction.LEFT, ">": Direction.RIGHT}
 _LETTERS = "EBAO"
-
-
-@dataclass(frozen=True)
-class _Loc:
-    """Where a token is: a text line/column (1-based), or a JSON key path."""
-
-    source: str
-    line: int | None = None
-    column: int | None = None
-    path: str | None = None
-
-    def error(self, message: str, token: str | None = None, offset: int = 0) -> NotationError:
-        if self.path is not None:
-            message = f"{self.path}: {message}"
-        col = None if self.column is None else self.column + offset
-        return NotationError(message, line=self.line, column=col, token=token, source=self.source)
-
-    def at(self, offset: int) -> _Loc:
-        if self.column is None:
-            return self
-        return _Loc(self.source, self.line, self.column + offset, self.path)
-
-    def child(self, key: str | int) -> _Loc:
-        base = self.path or ""
-        step = f"[{key}]" if isinstance(key, int) else (f".{key}" if base else key)
-        return _Loc(self.source, self.line, self.column, base + step)
 
 
 # ----------------------------------------------------------------------------
@@ -246,14 +221,6 @@ def _cell_token(cell: SeenCard | SeenGap) -> str:
 # Reading
 # ----------------------------------------------------------------------------
 
-_KEY_RE = re.compile(r"(\s*)([a-z][a-z0-9-]*)(\s*):(.*)")
-_LABEL_RE = re.compile(r"(\s*)(\d+)\s*:")
-
-
-def _tokens(text: str, loc: _Loc) -> list[tuple[str, _Loc]]:
-    return [(m.group(), loc.at(m.start())) for m in re.finditer(r"\S+", text)]
-
-
 @dataclass
 class _Val:
     loc: _Loc
@@ -266,26 +233,6 @@ class _Doc:
     grid: list[list[tuple[str, _Loc]]]  # row 7 first
     values: dict[str, _Val]
     end: _Loc
-
-
-def _decode(data: str | bytes, source: str) -> str:
-    if isinstance(data, bytes):
-        try:
-            data = data.decode("utf-8")
-        except UnicodeDecodeError:
-            raise NotationError("not UTF-8 text (binary data?)", source=source) from None
-    m = re.search(r"[\x00-\x08\x0b\x0c\x0e-\x1f\x7f]", data)
-    if m:
-        line = data.count("\n", 0, m.start()) + 1
-        col = m.start() - (data.rfind("\n", 0, m.start()) + 1) + 1
-        raise NotationError(
-            "binary data: control character",
-            line=line,
-            column=col,
-            token=repr(m.group()),
-            source=source,
-        )
-    return data.removeprefix("\ufeff")
 
 
 def _read_text(text: str, source: str) -> _Doc:
@@ -336,7 +283,7 @@ def _read_text(text: str, source: str) -> _Doc:
             raise loc.error(f"duplicate key {key!r} (first on line {first[key]})", key, kcol)
         first[key] = n
         raw = km.group(4)
-        vloc = loc.at(km.end(3) + 1 + len(raw) - len(raw.lstrip()))
+        vloc = loc.shifted(km.end(3) + 1 + len(raw) - len(raw.lstrip()))
         text_v = raw.strip()
         if not text_v:
             raise vloc.error(f"missing value for {key!r}", "")
@@ -355,7 +302,7 @@ def _read_text(text: str, source: str) -> _Doc:
                 off = 0
                 for piece in text_v.split(","):
                     name = piece.strip()
-                    nloc = vloc.at(off + len(piece) - len(piece.lstrip()))
+                    nloc = vloc.shifted(off + len(piece) - len(piece.lstrip()))
                     if not name:
                         raise nloc.error("empty option name in the comma list", text_v)
                     val.items.append((name, nloc))
@@ -366,28 +313,6 @@ def _read_text(text: str, source: str) -> _Doc:
             f"the grid has {len(grid)} rows, expected {ROWS}, and no 'key: value' lines follow"
         )
     return _Doc(grid, values, end)
-
-
-def _read_row(ln: str, loc: _Loc, expected: int) -> list[tuple[str, _Loc]]:
-    start = 0
-    lm = _LABEL_RE.match(ln)
-    if lm:
-        if int(lm.group(2)) != expected:
-            raise loc.error(
-                f"row label {lm.group(2)} where row {expected} was expected (row 7 first)",
-                lm.group(2), len(lm.group(1)),
-            )  # fmt: skip
-        start = lm.end()
-    toks = _tokens(ln[start:], loc.at(start))
-    if len(toks) > COLS:
-        tok, tloc = toks[COLS]
-        raise tloc.error(f"row {expected} has {len(toks)} cells, expected {COLS}", tok)
-    if len(toks) < COLS:
-        where = toks[0][1] if toks else loc.at(len(ln))
-        raise where.error(
-            f"row {expected} has {len(toks)} cells, expected {COLS}", ln[start:].strip()
-        )
-    return toks
 
 
 def _read_json(obj: Any, source: str) -> _Doc:
