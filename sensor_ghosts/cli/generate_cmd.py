@@ -70,14 +70,12 @@ def _render(setup, fmt: str, result=None) -> str:
 @contextmanager
 def _sink(out: str | None):
     """Yields ``write(record)``. Records are written whole. With ``out``, they go to
-    a temporary file beside it, renamed into place only when every record is
-    written: an interrupted run leaves neither a partial file nor half a record."""
+    a temporary file beside it, renamed into place when the batch ends (also when
+    it is interrupted): the file holds every finished record and no half one."""
     if out is None:
-        stream = click.get_text_stream("stdout")
 
         def write(record: str) -> None:
-            stream.write(record)
-            stream.flush()
+            click.echo(record, nl=False)
 
         yield write
         return
