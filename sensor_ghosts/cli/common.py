@@ -15,6 +15,7 @@ from typing import NoReturn
 import click
 
 from ..rules.errors import SensorGhostsError
+from ..rules.options import RuleOptions
 
 
 class InputError(click.ClickException):
@@ -86,3 +87,41 @@ def write_atomic(path: str, text: str) -> None:
     except BaseException:
         Path(tmp).unlink(missing_ok=True)
         raise
+
+
+def rule_options(command):
+    """The rule-option switches shared by ``generate`` and ``play``: players,
+    difficulty, the two variants and the other §12 adjustments (``--option``)."""
+    from ..rules.options import FLAG_NAMES, Difficulty
+
+    others = [f for f in FLAG_NAMES if f not in ("escape-pod", "low-memory")]
+    for option in reversed(
+        [
+            click.option("--players", type=click.IntRange(1, 4), default=1, show_default=True),
+            click.option(
+                "--difficulty",
+                type=click.Choice([d.value for d in Difficulty]),
+                default=Difficulty.STANDARD.value,
+                show_default=True,
+            ),
+            click.option("--escape-pod", is_flag=True, help="Escape pod variant (§10)."),
+            click.option("--low-memory", is_flag=True, help="Low memory mode (§11)."),
+            click.option(
+                "--option",
+                "extra",
+                multiple=True,
+                type=click.Choice(others),
+                help="Another §12 rule option; repeatable.",
+            ),
+        ]
+    ):
+        command = option(command)
+    return command
+
+
+def options_from(players: int, difficulty: str, escape_pod: bool, low_memory: bool, extra) -> RuleOptions:
+    """The RuleOptions the switches of :func:`rule_options` describe."""
+    from ..rules.options import Difficulty, RuleOptions
+
+    flags = [f for f, on in (("escape-pod", escape_pod), ("low-memory", low_memory)) if on]
+    return RuleOptions(players=players, difficulty=Difficulty(difficulty)).with_flags(flags + list(extra))

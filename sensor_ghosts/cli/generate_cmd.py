@@ -18,14 +18,12 @@ import click
 
 from ..generators.constraints import NAMED_CONSTRAINTS
 from ..generators.errors import GameIdError
-from ..generators.game_id import FLAG_CODES, parse_game_id
+from ..generators.game_id import parse_game_id
 from ..generators.generate import generate_setup, new_seed, setup_from_id
 from ..generators.row_safety import SAFE_ROWS
 from ..rules.errors import CardSetError, SensorGhostsError
-from ..rules.options import Difficulty, RuleOptions
+from .common import options_from, rule_options
 
-# The §12 flags besides the two with their own switches.
-OTHER_FLAGS = [f for f in FLAG_CODES if f not in ("escape-pod", "low-memory")]
 _OPTION_LIKE = ("players", "difficulty", "escape_pod", "low_memory", "option", "seed", "constraint")
 
 
@@ -105,22 +103,7 @@ def _sink(out: str | None):
     default=None,
     help="Seed (a non-negative integer); a fresh one if omitted.",
 )
-@click.option("--players", type=click.IntRange(1, 4), default=1, show_default=True)
-@click.option(
-    "--difficulty",
-    type=click.Choice([d.value for d in Difficulty]),
-    default=Difficulty.STANDARD.value,
-    show_default=True,
-)
-@click.option("--escape-pod", is_flag=True, help="Escape pod variant (§10).")
-@click.option("--low-memory", is_flag=True, help="Low memory mode (§11).")
-@click.option(
-    "--option",
-    "extra",
-    multiple=True,
-    type=click.Choice(OTHER_FLAGS),
-    help="Another §12 rule option; repeatable.",
-)
+@rule_options
 @click.option(
     "--constraint",
     multiple=True,
@@ -240,10 +223,7 @@ def generate(
             raise click.ClickException(str(e).splitlines()[0]) from None
         jobs = [lambda: the_setup]
     else:
-        flags = [f for f, on in (("escape-pod", escape_pod), ("low-memory", low_memory)) if on]
-        options = RuleOptions(players=players, difficulty=Difficulty(difficulty)).with_flags(
-            flags + list(extra)
-        )
+        options = options_from(players, difficulty, escape_pod, low_memory, extra)
         base = new_seed() if seed is None else seed
         cons = tuple(constraint)
         jobs = [

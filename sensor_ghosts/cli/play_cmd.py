@@ -8,7 +8,7 @@ import sys
 import click
 
 from ..rules.errors import NotationError, SensorGhostsError
-from ..rules.options import Difficulty, RuleOptions
+from .common import options_from, rule_options
 
 HELP = """\
 Type a turn, e.g.
@@ -24,16 +24,7 @@ Other commands: turns (list legal commands), hint, help, quit."""
 @click.command()
 @click.argument("file", required=False, type=click.Path(dir_okay=False, allow_dash=True))
 @click.option("--seed", type=int, default=None, help="Seed for the setup and the deal (default: random).")
-@click.option("--players", type=click.IntRange(1, 4), default=1, show_default=True)
-@click.option(
-    "--difficulty",
-    type=click.Choice([d.value for d in Difficulty]),
-    default=Difficulty.STANDARD.value,
-    show_default=True,
-)
-@click.option("--escape-pod", is_flag=True, help="Escape pod variant (§10).")
-@click.option("--low-memory", is_flag=True, help="Low memory mode (§11).")
-@click.option("--option", "flags", multiple=True, help="Other rule options (§12), e.g. second-action.")
+@rule_options
 @click.option("--color/--no-color", default=None)
 def play(
     file: str | None,
@@ -42,7 +33,7 @@ def play(
     difficulty: str,
     escape_pod: bool,
     low_memory: bool,
-    flags: tuple[str, ...],
+    extra: tuple[str, ...],
     color: bool | None,
 ) -> None:
     """Play a game turn by turn: a generated setup (from --seed), or FILE."""
@@ -51,7 +42,7 @@ def play(
     from ..rules.notation import parse_turn
     from ..rules.setup import Setup
     from ..rules.state import initial_state
-    from .common import fail, load_instance
+    from .common import load_instance
     from .tty import picture
 
     if seed is None:
@@ -62,12 +53,7 @@ def play(
     else:
         from ..generators import generate_setup
 
-        try:
-            options = RuleOptions(
-                players=players, difficulty=Difficulty(difficulty), escape_pod=escape_pod, low_memory=low_memory
-            ).with_flags(list(flags))
-        except ValueError as e:
-            fail(str(e))
+        options = options_from(players, difficulty, escape_pod, low_memory, extra)
         setup = generate_setup(seed=seed, options=options)
         state = initial_state(setup, setup.deal, seed=seed)
         click.echo(f"setup {setup.id}")
