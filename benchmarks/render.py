@@ -70,7 +70,7 @@ def main() -> None:
     prep = 0.0
     if args.solutions == "solver":
         t0 = time.perf_counter()
-        plans = [solve_setup(s) for s in setups]
+        plans = [solve_setup(s).plan for s in setups]
         prep = time.perf_counter() - t0
         jobs += [("solution", lambda s=s, p=p: render_solution(s, p)) for s, p in zip(setups, plans, strict=True) if p]
     elif args.solutions == "replay":

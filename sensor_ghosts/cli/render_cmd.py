@@ -45,7 +45,10 @@ def _load(file: str):
 @click.option("--out", "out", type=click.Path(dir_okay=False), default=None,
               help="Output file (default: FILE with the format's suffix).")
 @click.option("--dpi", type=click.IntRange(30, 600), default=150, show_default=True, help="PNG resolution.")
-def render(file: str, fmt: str | None, solution: bool, hide: bool, out: str | None, dpi: int) -> None:
+@click.option("--timeout", type=click.FloatRange(min=0.1), default=30.0, show_default=True,
+              help="With --solution: the solver's time limit, seconds.")
+def render(file: str, fmt: str | None, solution: bool, hide: bool, out: str | None, dpi: int,
+           timeout: float) -> None:
     """Draw the setup or state in FILE as a printable sheet (SVG, PDF or PNG).
 
     \b
@@ -71,13 +74,19 @@ def render(file: str, fmt: str | None, solution: bool, hide: bool, out: str | No
     if solution:
         setup = inst.setup if isinstance(inst, GameState) else inst
         try:
-            plan = R.solve_setup(inst)
+            result = R.solve_setup(inst, timeout=timeout)
         except R.SolverUnavailable as e:
             raise RenderInputError(str(e)) from None
         except SensorGhostsError as e:
             raise RenderInputError(f"cannot solve: {e}") from None
-        if plan is None:
-            raise RenderInputError("no solution found for this setup")
+        if result.status == "unsolvable":
+            raise click.ClickException("this setup cannot be won: there is no solution page to draw")
+        if result.status != "solved":
+            raise click.ClickException(
+                f"no solution found within {timeout:g} s (the optimum is at least {result.bound} "
+                "turns); a longer --timeout may find one"
+            )
+        plan = result.plan
         if fmt == "pdf":
             pages.append(R.setup_page(inst, hide_down=hide))
         pages.append(R.render_solution(setup, plan))

@@ -122,24 +122,17 @@ def _quiet(_info: dict) -> None:
     pass
 
 
-def solve_setup(instance: Setup | GameState) -> Any:
-    """A winning plan from ``sensor_ghosts.solver.solve`` for a setup (deal mode
-    when it fixes a deal, else open mode) or a state (deal mode: its deck is
-    known); None when the solver finds none; :class:`SolverUnavailable` when
+def solve_setup(instance: Setup | GameState, timeout: float | None = 30.0) -> Any:
+    """The solver's result (``SolveResult``: ``.status``, ``.plan``) for a setup
+    (deal mode when it fixes a deal, else open mode) or a state (deal mode: its
+    deck is known), within ``timeout`` seconds; :class:`SolverUnavailable` when
     there is no solver."""
     try:
-        from ..solver import solve  # type: ignore[attr-defined]
+        from ..solver import solve
     except ImportError:
         raise SolverUnavailable("solver not available") from None
     open_mode = isinstance(instance, Setup) and instance.deal is None
-    kwargs: dict[str, Any] = {"mode": "open"} if open_mode else {}
-    try:
-        result = solve(instance, progress=_quiet, **kwargs)
-    except TypeError:  # a solver without these options
-        result = solve(instance)
-    if hasattr(result, "plan"):
-        return result.plan
-    return result if hasattr(result, "turns") else None
+    return solve(instance, mode="open" if open_mode else "deal", timeout=timeout, progress=_quiet)
 
 
 # ----------------------------------------------------------------------------
@@ -225,5 +218,5 @@ def booklet(setups: Sequence[Setup], path: str | Path, solutions: Sequence[Any] 
 def write_booklet(setups: Sequence[Setup], path: str | Path, solutions: bool = False) -> int:
     """For ``generate --pdf``: a booklet, solved by ``sensor_ghosts.solver.solve``
     when ``solutions`` (raises :class:`SolverUnavailable` if there is none)."""
-    sols = [solve_setup(s) for s in setups] if solutions else None
+    sols = [solve_setup(s).plan for s in setups] if solutions else None
     return booklet(setups, path, sols)
