@@ -18,6 +18,7 @@ from dataclasses import dataclass, replace
 
 from ..rules.cards import CommandCardSet, SectorCardSet, Side
 from ..rules.geometry import COLS, ROWS
+from ..rules.notation import canonical_ids
 from ..rules.options import RuleOptions
 from ..rules.setup import Gap, Sample, Setup, Slot
 from ..rules.state import random_deal
@@ -92,7 +93,8 @@ def _build(
                 row.append(Slot(card, Side.FRONT, on.get((r, c))))
         rows.append(tuple(row))
     setup = Setup(
-        grid=tuple(rows),
+        # Ids in reading order: the setup's text then needs no '#id' marks.
+        grid=canonical_ids(tuple(rows), sector_cards),
         options=options,
         sector_cards=sector_cards,
         command_cards=command_cards,

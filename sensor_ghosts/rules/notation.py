@@ -36,6 +36,7 @@ __all__ = [
     "STATE_HEADER",
     "format_setup",
     "format_state",
+    "canonical_ids",
     "format_turn",
     "load",
     "load_text",
@@ -261,6 +262,36 @@ class _Ids:
 
 
 _E = SectorType.EMPTY
+
+
+def canonical_ids(grid: Grid, sectors: SectorCardSet) -> Grid:
+    """The same grid with card and sample ids given by the notation's implicit
+    rule (reading order, row 7 first), so that its text needs no ``#id`` and no
+    sample numbers. Which physical card of a pair sits where changes nothing in
+    the game; a generator calls this before it hands a setup out."""
+    ids = _Ids(sectors)
+    next_sample = 1
+    rows: list[tuple[Cell, ...]] = []
+    for row in reversed(grid):
+        cells: list[Cell] = []
+        for cell in row:
+            card = cell.card
+            if card is None:
+                cells.append(cell)
+                continue
+            cid = ids.implicit(card.start, (card.front, card.back))
+            ids.taken.add(cid)
+            card = SectorCard(cid, card.front, card.back, start=card.start)
+            if isinstance(cell, Gap):
+                cells.append(Gap(card))
+                continue
+            sample = cell.sample
+            if sample is not None:
+                sample = Sample(next_sample, sample.virus)
+                next_sample += 1
+            cells.append(Slot(card, cell.up, sample))
+        rows.append(tuple(cells))
+    return tuple(reversed(rows))
 
 
 def _build_grid(

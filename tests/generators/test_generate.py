@@ -229,3 +229,17 @@ def test_aimed_filter_objects_and_failure():
 def test_iter_setups_seeds():
     batch = list(iter_setups(100, 3))
     assert [s.id for s in batch] == ["1p-standard#100", "1p-standard#101", "1p-standard#102"]
+
+
+def test_generated_text_needs_no_explicit_ids():
+    # The generator hands out canonical ids (notation.canonical_ids), so its
+    # setups read as a person would type them: no '#id', no sample numbers.
+    from sensor_ghosts.rules.notation import format_setup, parse_setup
+
+    for seed in range(30):
+        setup = generate_setup(seed)
+        text = format_setup(setup)
+        grid = [ln for ln in text.splitlines() if ln[:2] in {f"{r}:" for r in range(1, 8)}]
+        assert not any("#" in ln for ln in grid), text
+        assert not any(ch.isdigit() for ln in grid for ch in ln[2:]), text
+        assert parse_setup(text) == setup
