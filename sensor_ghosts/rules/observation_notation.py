@@ -694,7 +694,8 @@ def load_observation(
     check: bool = True,
 ) -> Observation:
     """An observation from a file or text: the observation notation (text or JSON),
-    or a *state* (text or JSON) — then what its active player sees (§14).
+    or a *state* (text or JSON) — then what its active player sees (§14) — or a
+    *setup*: its opening position, dealt by its own deal (seed 0's without one).
 
     Bad form raises ``NotationError``; with ``check`` an observation no game could
     show raises ``InconsistentObservationError``."""
@@ -725,6 +726,10 @@ def load_observation(
             from .notation import state_from_json
 
             obs = _observe_state(state_from_json(obj, source=source, **kw))
+        elif isinstance(obj, dict) and obj.get("format") == "sensor-ghosts/setup":
+            from .notation import setup_from_json
+
+            obs = _observe_state(_opening(setup_from_json(obj, source=source, **kw)))
         else:
             obs = observation_from_json(obj, source=source, **kw)
     else:
@@ -736,9 +741,19 @@ def load_observation(
             from .notation import parse_state
 
             obs = _observe_state(parse_state(text, source=source, **kw))
+        elif head == "sensor-ghosts setup":
+            from .notation import parse_setup
+
+            obs = _observe_state(_opening(parse_setup(text, source=source, **kw)))
         else:
             obs = parse_observation(text, source=source, **kw)
     return check_observation(obs) if check else obs
+
+
+def _opening(setup) -> GameState:
+    from .state import initial_state
+
+    return initial_state(setup, setup.deal, seed=0)
 
 
 def _observe_state(state: GameState) -> Observation:

@@ -32,7 +32,7 @@ def near_earth(seed: int, options: RuleOptions | None = None, rows: tuple[int, .
     setup = quick_setup(seed, options)
     st = initial_state(setup, random_deal(setup, rng))
     cells = [
-        (r, c) for r in (5, 6, 7) for c in range(1, 6) if isinstance(setup.grid[r - 1][c - 1], Slot)
+        (r, c) for r in rows for c in range(1, 6) if isinstance(setup.grid[r - 1][c - 1], Slot)
     ]
     ship = rng.choice(cells)
     slot = setup.grid[ship[0] - 1][ship[1] - 1]
@@ -47,6 +47,23 @@ def near_earth(seed: int, options: RuleOptions | None = None, rows: tuple[int, .
 
     discard = tuple(DiscardEntry(c) for c in st.deck[:drop])
     held = 0 if rng.random() < 0.15 else 1
+    if held:
+        # The held virus came off the board: take the first virus token left
+        # (the token count stays valid, validation.validate_state).
+        virus = [
+            (r, c)
+            for r in range(1, 8)
+            for c in range(1, 6)
+            if isinstance(cell := grid[r - 1][c - 1], Slot) and cell.sample and cell.sample.virus
+        ]
+        if virus:
+            r, c = virus[0]
+            cell = grid[r - 1][c - 1]
+            row = list(grid[r - 1])
+            row[c - 1] = Slot(cell.card, cell.up, None)
+            grid = grid[: r - 1] + (tuple(row),) + grid[r:]
+        else:
+            held = 0
     changes = dict(
         grid=grid,
         ship=ship,
@@ -56,5 +73,8 @@ def near_earth(seed: int, options: RuleOptions | None = None, rows: tuple[int, .
         discard=discard,
     )
     if st.pod is not None:
-        changes["pod"] = (rng.choice([5, 6, 7]), rng.randint(1, 5))
+        # The pod stands on a card, never on a gap.
+        changes["pod"] = rng.choice(
+            [(r, c) for r in (5, 6, 7) for c in range(1, 6) if isinstance(grid[r - 1][c - 1], Slot)]
+        )
     return st.evolve(**changes)

@@ -179,3 +179,12 @@ def test_cli_solve_verify(tmp_path):
     assert res.exit_code == 3 and "unknown" in res.output
     res = runner.invoke(_cli(), ["solve", str(tmp_path / "missing.txt")])
     assert res.exit_code == 2 and "Traceback" not in res.output
+
+
+def test_cross_check_instances_are_valid_states():
+    # The solver is checked on positions a game can reach: they validate.
+    from sensor_ghosts.rules.validation import validate_state
+
+    for seed in range(40):
+        for options in (None, VARIANTS["pod"], VARIANTS["3p"], VARIANTS["low-memory"]):
+            assert validate_state(near_earth(seed, options)) == [], seed
