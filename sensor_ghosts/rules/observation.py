@@ -33,7 +33,7 @@ from .errors import SensorGhostsError
 from .geometry import COLS, DOCK, EARTH, ROWS, Pos, on_grid
 from .options import RuleOptions
 from .setup import Gap, Slot
-from .state import DiscardEntry, GameState, Outcome
+from .state import DiscardEntry, GameState, Outcome, heading_of
 
 TOTAL_VIRUS, TOTAL_ROCK = 3, 2
 TYPES: tuple[SectorType, ...] = tuple(SectorType)
@@ -112,8 +112,7 @@ class Observation:
 
     @property
     def heading(self):
-        """[D11] The arrow of the top discard if it is a Fly card, else none."""
-        return self.discard[-1].arrow if self.discard else None
+        return heading_of(self.discard)
 
     def cell(self, pos: Pos) -> SeenCard | SeenGap:
         return self.grid[pos[0] - 1][pos[1] - 1]

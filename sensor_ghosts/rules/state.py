@@ -40,6 +40,12 @@ class DiscardEntry:
     arrow: Direction | None = None
 
 
+def heading_of(discard: tuple[DiscardEntry, ...]) -> Direction | None:
+    """[D11] The heading: the arrow of the top discard if it is a Fly card, else
+    none (also at the start and after a reshuffle, when the pile is empty)."""
+    return discard[-1].arrow if discard else None
+
+
 @dataclass(frozen=True)
 class GameState:
     setup: Setup
@@ -68,8 +74,7 @@ class GameState:
 
     @property
     def heading(self) -> Direction | None:
-        """[D11] The arrow of the top discard if it is a Fly card, else none."""
-        return self.discard[-1].arrow if self.discard else None
+        return heading_of(self.discard)
 
     @property
     def wild_aside(self) -> bool:
@@ -160,6 +165,7 @@ __all__ = [
     "GameState",
     "Outcome",
     "Status",
+    "heading_of",
     "initial_state",
     "random_deal",
 ]
