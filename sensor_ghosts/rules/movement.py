@@ -64,10 +64,11 @@ def fly(state: GameState, d: Direction) -> GameState:
         if nxt == EARTH:
             return _arrive_at_earth(now())
         if not on_grid(nxt):
-            # §5, [D25]: off the grid, the dock included once left, is a loss.
+            # §5, [D25]: off the grid, the dock included once left, is a loss;
+            # [D20] also in low memory mode, where only O cards can be survived.
             return _lost(now(), f"flew off the grid moving {d.name.lower()}")
         cell = cell_at(grid, nxt)
-        if isinstance(cell, Gap):
+        if isinstance(cell, Gap):  # [D20] fatal in every mode
             return _lost(now(), f"flew into the gap at {nxt[0]},{nxt[1]}")
         # Entering flips the card (start cards never flip, [D4]); players see it.
         slot = cell.flipped()
