@@ -647,30 +647,21 @@ def _options(values: dict[str, _V]) -> RuleOptions:
     return RuleOptions(players, difficulty).with_flags(flags)
 
 
-def _sector_set(v: _V, given: SectorCardSet | None) -> SectorCardSet:
+def _card_set(name: str, at: _At | None, given, default, what: str):
+    """The card set a text names: the one passed in (its name must match), or the
+    built-in default. ``at`` None: the text leaves the key out, any set passed in
+    is taken. Shared with the observation notation."""
     if given is not None:
-        if given.name != v.text:
-            raise v.at.error(
-                f"the text names sector card set {v.text!r} but the set passed is {given.name!r}",
-                v.text,
+        if at is not None and given.name != name:
+            raise at.error(
+                f"the text names {what} card set {name!r} but the set passed is {given.name!r}",
+                name,
             )
         return given
-    if v.text == "default":
-        return SectorCardSet.default()
-    raise v.at.error("sector card set is not built in: pass it as sector_cards=", v.text)
-
-
-def _command_set(v: _V, given: CommandCardSet | None) -> CommandCardSet:
-    if given is not None:
-        if given.name != v.text:
-            raise v.at.error(
-                f"the text names command card set {v.text!r} but the set passed is {given.name!r}",
-                v.text,
-            )
-        return given
-    if v.text == "default":
-        return CommandCardSet.default()
-    raise v.at.error("command card set is not built in: pass it as command_cards=", v.text)
+    if name == "default":
+        return default()
+    assert at is not None
+    raise at.error(f"{what} card set is not built in: pass it as {what}_cards=", name)
 
 
 def _require(values: dict[str, _V], keys: tuple[str, ...], end: _At) -> None:
@@ -693,8 +684,12 @@ def _assemble_setup(
     v = doc.values
     _require(v, _SETUP_REQUIRED, doc.end)
     options = _options(v)
-    sectors = _sector_set(v["cards"], sector_cards)
-    commands = _command_set(v["commands"], command_cards)
+    sectors = _card_set(
+        v["cards"].text, v["cards"].at, sector_cards, SectorCardSet.default, "sector"
+    )
+    commands = _card_set(
+        v["commands"].text, v["commands"].at, command_cards, CommandCardSet.default, "command"
+    )
     grid, _, _, _ = _build_grid(_grid_specs(doc, state=False), sectors)
     deal = None
     if ("deck" in v) != ("ranking" in v):
@@ -761,8 +756,12 @@ def _assemble_state(
     v = doc.values
     _require(v, _STATE_REQUIRED, doc.end)
     options = _options(v)
-    sectors = _sector_set(v["cards"], sector_cards)
-    commands = _command_set(v["commands"], command_cards)
+    sectors = _card_set(
+        v["cards"].text, v["cards"].at, sector_cards, SectorCardSet.default, "sector"
+    )
+    commands = _card_set(
+        v["commands"].text, v["commands"].at, command_cards, CommandCardSet.default, "command"
+    )
     grid, seen, ships, pods = _build_grid(_grid_specs(doc, state=True), sectors)
     ship = _marked_pos(v.get("ship"), ships, grid, "ship", "@", doc.end)
     if ship is None:

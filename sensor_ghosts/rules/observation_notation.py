@@ -65,7 +65,7 @@ from typing import Any
 from .cards import CommandCardSet, SectorCardSet, SectorType, Side
 from .errors import NotationError
 from .geometry import COLS, DOCK, EARTH, ROWS, Pos, on_grid
-from .notation import _ARROW_OF, _KEY_RE, _decode, _read_row, _tokens
+from .notation import _ARROW_OF, _KEY_RE, _card_set, _decode, _read_row, _tokens
 from .notation import _At as _Loc
 from .observation import (
     TOTAL_VIRUS,
@@ -456,8 +456,8 @@ def _assemble(
             raise nloc.error("rule option listed twice", name)
         flags.append(name)
     options = RuleOptions(players, difficulty).with_flags(flags)
-    sectors = _card_set(v.get("cards"), sector_cards, SectorCardSet.default, "sector")
-    commands = _card_set(v.get("commands"), command_cards, CommandCardSet.default, "command")
+    sectors = _named_set(v.get("cards"), sector_cards, SectorCardSet.default, "sector")
+    commands = _named_set(v.get("commands"), command_cards, CommandCardSet.default, "command")
 
     cells: list[list[_Cell]] = [[_parse_cell(t, loc) for t, loc in row] for row in doc.grid]
     grid = tuple(tuple(c.cell for c in row) for row in reversed(cells))
@@ -530,19 +530,10 @@ def _assemble(
     )
 
 
-def _card_set(v: _Val | None, given, default, what: str):
-    name = v.text if v is not None else "default"
-    if given is not None:
-        if v is not None and given.name != name:
-            raise v.loc.error(
-                f"the text names {what} card set {name!r} but the set passed is {given.name!r}",
-                name,
-            )
-        return given
-    if name == "default":
-        return default()
-    assert v is not None
-    raise v.loc.error(f"{what} card set is not built in: pass it to the loader", name)
+def _named_set(v: _Val | None, given, default, what: str):
+    if v is None:
+        return _card_set("default", None, given, default, what)
+    return _card_set(v.text, v.loc, given, default, what)
 
 
 def _marked(v: _Val | None, cells: list[list[_Cell]], what: str, sym: str, end: _Loc) -> Pos | None:
