@@ -10,6 +10,7 @@ from pathlib import Path
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
+from positions import SETUP_TEXT
 
 from sensor_ghosts.rules.cards import START_CARDS, CommandCardSet, SectorCardSet, Side
 from sensor_ghosts.rules.errors import NotationError
@@ -40,23 +41,6 @@ from sensor_ghosts.rules.turns import (
     PlayedCard,
     Turn,
 )
-
-# A valid setup of the default card set, in canonical form (columns aligned).
-SETUP_TEXT = """\
-sensor-ghosts setup
-7: Ee   Ab   -Ea Ae*v Oo
-6: Eb   Aa   Oe  -Ae  Ob*v
-5: Ea   Ao*r -Ba Oe   Oa
-4: Ea   Be   Ae  Oo*v Ab
-3: Eo*r Bb   Aa  Oa   Ao
-2: Eo   Ba   Ae  Oe   Eo
-1: S    S    Ee  Ea   Bo
-players: 1
-difficulty: standard
-options: none
-cards: default
-commands: default
-"""
 
 # The same setup as a person might type it: comments, no labels, single spaces.
 TYPED_TEXT = """\

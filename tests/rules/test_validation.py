@@ -5,6 +5,7 @@ from __future__ import annotations
 from dataclasses import replace
 
 import pytest
+from positions import SETUP_TEXT
 
 from sensor_ghosts.rules.cards import START_CARDS
 from sensor_ghosts.rules.errors import InvalidSetupError
@@ -21,21 +22,7 @@ from sensor_ghosts.rules.validation import (
     validate_state,
 )
 
-VALID = """\
-sensor-ghosts setup
-7: Ee   Ab   -Ea Ae*v Oo
-6: Eb   Aa   Oe  -Ae  Ob*v
-5: Ea   Ao*r -Ba Oe   Oa
-4: Ea   Be   Ae  Oo*v Ab
-3: Eo*r Bb   Aa  Oa   Ao
-2: Eo   Ba   Ae  Oe   Eo
-1: S    S    Ee  Ea   Bo
-players: 1
-difficulty: standard
-options: none
-cards: default
-commands: default
-"""
+VALID = SETUP_TEXT
 
 # Row 1 shifted one place left twice by Deep Scans [D16], a card flipped, samples
 # collected, the second pass under way.
