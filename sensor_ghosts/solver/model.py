@@ -351,20 +351,8 @@ class Model:
         return out
 
     def _split_face(self, b: Branch, r: int, j: int) -> list[tuple[Branch, SectorType]]:
-        s = b.masks[r]
-        lo = s & A_LOW[j]
-        hi = s & ~A_LOW[j] & FULL
-        f0, f1 = self.sides[r][j]
-        if not hi or f0 == f1:
-            return [(b, f0)] if lo else [(b, f1)]
-        if not lo:
-            return [(b, f1)]
-        b2 = b.copy()
-        b.ops.append((r, "keep", lo, s))
-        b.masks[r] = lo
-        b2.ops.append((r, "keep", hi, s))
-        b2.masks[r] = hi
-        return [(b, f0), (b2, f1)]
+        """Split ``b`` by the face of card j of row r (every face matters)."""
+        return self.split_by(b, r, j, _same)
 
     def _nearest_sample(self, b: Branch) -> int | None:
         """§11: the face-down token nearest Earth; ties to the higher row, then the
@@ -866,3 +854,7 @@ class Model:
 
 def _is_obstructed(face: SectorType) -> bool:
     return face is SectorType.OBSTRUCTED
+
+
+def _same(face: SectorType) -> SectorType:
+    return face
