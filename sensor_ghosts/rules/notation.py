@@ -22,7 +22,7 @@ from typing import Any
 
 from .cards import CommandCardSet, CommandKind, SectorCard, SectorCardSet, SectorType, Side
 from .errors import NotationError
-from .geometry import COLS, DOCK, EARTH, ROWS, Direction, Pos, on_grid
+from .geometry import COLS, DOCK, EARTH, ROWS, Direction, Pos, format_pos, on_grid
 from .options import FLAG_NAMES, Difficulty, RuleOptions
 from .setup import Cell, Deal, Gap, Grid, Sample, Setup, Slot
 from .state import DiscardEntry, GameState, Outcome, Status
@@ -871,14 +871,6 @@ def format_setup(setup: Setup) -> str:
     return "\n".join(lines) + "\n"
 
 
-def _pos_text(pos: Pos) -> str:
-    if pos == DOCK:
-        return "dock"
-    if pos == EARTH:
-        return "earth"
-    return f"{pos[0]},{pos[1]}"
-
-
 def _on_card(grid: Grid, pos: Pos | None) -> bool:
     return pos is not None and on_grid(pos) and isinstance(grid[pos[0] - 1][pos[1] - 1], Slot)
 
@@ -899,8 +891,8 @@ def _state_parts(state: GameState) -> tuple[list[list[str]], dict[str, Any]]:
     parts: dict[str, Any] = {
         "turn": state.turn,
         "active": state.active + 1,
-        "ship": None if ship is not None else _pos_text(state.ship),
-        "pod": None if (pod is not None or state.pod is None) else _pos_text(state.pod),
+        "ship": None if ship is not None else format_pos(state.ship),
+        "pod": None if (pod is not None or state.pod is None) else format_pos(state.pod),
         "shields": state.shields,
         "held": state.held,
         "hands": [list(h) for h in state.hands],

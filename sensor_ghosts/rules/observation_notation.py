@@ -64,8 +64,8 @@ from typing import Any
 
 from .cards import CommandCardSet, SectorCardSet, SectorType, Side
 from .errors import NotationError
-from .geometry import COLS, DOCK, EARTH, ROWS, Pos, on_grid
-from .notation import _ARROW_OF, _KEY_RE, _card_set, _decode, _read_row, _tokens
+from .geometry import COLS, DOCK, EARTH, ROWS, Pos, format_pos, on_grid
+from .notation import _ARROW_OF, _KEY_RE, _card_set, _decode, _json_load, _read_row, _tokens
 from .notation import _At as _Loc
 from .observation import (
     TOTAL_VIRUS,
@@ -318,14 +318,7 @@ def _read_text(text: str, source: str) -> _Doc:
 def _read_json(obj: Any, source: str) -> _Doc:
     root = _Loc(source, path="")
     if isinstance(obj, (str, bytes)):
-        text = _decode(obj, source)
-        try:
-            obj = json.loads(text)
-        except json.JSONDecodeError as e:
-            raise NotationError(
-                f"malformed JSON: {e.msg}", line=e.lineno, column=e.colno,
-                token=text[e.pos : e.pos + 10], source=source,
-            ) from None  # fmt: skip
+        obj = _json_load(obj, source)
     if not isinstance(obj, dict):
         raise root.error("an observation in JSON is an object", json.dumps(obj)[:40])
     if obj.get("format") != OBSERVATION_FORMAT:
@@ -583,10 +576,6 @@ def observation_from_json(
     return _assemble(_read_json(obj_or_text, source), sector_cards, command_cards)
 
 
-def _pos_text(pos: Pos) -> str:
-    return "dock" if pos == DOCK else "earth" if pos == EARTH else f"{pos[0]},{pos[1]}"
-
-
 def _tokens_of(obs: Observation) -> list[list[str]]:
     out = []
     for r in range(ROWS, 0, -1):
@@ -628,9 +617,9 @@ def format_observation(obs: Observation) -> str:
         f"turn: {obs.turn}",
     ]
     if not (obs.ship != DOCK and obs.ship != EARTH):
-        lines.append(f"ship: {_pos_text(obs.ship)}")
+        lines.append(f"ship: {format_pos(obs.ship)}")
     if obs.pod is not None and obs.pod in (DOCK, EARTH):
-        lines.append(f"pod: {_pos_text(obs.pod)}")
+        lines.append(f"pod: {format_pos(obs.pod)}")
     lines += [
         f"shields: {obs.shields}",
         f"held: {obs.held}",
@@ -661,8 +650,8 @@ def observation_to_json(obs: Observation) -> dict:
         "player": obs.player + 1,
         "active": obs.active + 1,
         "turn": obs.turn,
-        "ship": None if on_card(obs.ship) else _pos_text(obs.ship),
-        "pod": None if (obs.pod is None or on_card(obs.pod)) else _pos_text(obs.pod),
+        "ship": None if on_card(obs.ship) else format_pos(obs.ship),
+        "pod": None if (obs.pod is None or on_card(obs.pod)) else format_pos(obs.pod),
         "shields": obs.shields,
         "held": obs.held,
         "spent": obs.spent,
@@ -706,13 +695,7 @@ def load_observation(
     kw: dict[str, Any] = {"sector_cards": sector_cards, "command_cards": command_cards}
     obs: Observation
     if text.lstrip().startswith("{"):
-        try:
-            obj = json.loads(text)
-        except json.JSONDecodeError as e:
-            raise NotationError(
-                f"malformed JSON: {e.msg}", line=e.lineno, column=e.colno,
-                token=text[e.pos : e.pos + 10], source=source,
-            ) from None  # fmt: skip
+        obj = _json_load(text, source)
         if isinstance(obj, dict) and obj.get("format") == "sensor-ghosts/state":
             from .notation import state_from_json
 
