@@ -10,15 +10,22 @@ Why the search is exact:
   larger priority is popped, and the one with most cards left in hand and deck
   wins the last tie-break. States are re-opened when reached again more cheaply,
   so consistency of ``h`` is not needed for optimality.
-* **Heuristic** (``Model._init_heuristic``): a relaxed grid where every cell is
-  passable and a row boosts anywhere if any of its cards has a B side (rows
-  rotate, so a row-level relaxation is invariant under shifts). The relaxed
-  number of Fly actions to Earth bounds the real one; one action per turn (two
-  with the §12 second action) turns it into turns; every action costs at least
-  one card. While the ship holds fewer virus samples than Earth asks for it must
-  enter a cell holding one first (``d(ship, v) + d(v, Earth) - 1``: the last
-  action to v may carry on past it). The escape pod climbs at most 3 rows per
-  command and reaches Earth only from row 7.
+* **Heuristic**: the larger of two admissible bounds.
+  - ``Model._init_heuristic``, cheap: a relaxed grid where every cell is
+    passable and a row boosts anywhere if any of its cards has a B side (rows
+    rotate, so a row-level relaxation is invariant under shifts). The relaxed
+    number of Fly actions to Earth bounds the real one; one action per turn (two
+    with the §12 second action) turns it into turns; every action costs at least
+    one card. While the ship holds fewer virus samples than Earth asks for it
+    must enter a cell holding one first (``d(ship, v) + d(v, Earth) - 1``: the
+    last action to v may carry on past it). The escape pod climbs at most 3
+    rows per command and reaches Earth only from row 7.
+  - ``relaxed.RelaxedBound``, dear and much tighter (the module says why it is
+    admissible): a small game with rotations tracked, shields and waits counted.
+    It is worked out lazily: a node is pushed with the cheap bound and, when
+    popped, refined with the relaxed game searched only a turn past its
+    priority; if the bound rises the node goes back on the heap (the priority
+    only ever rises, so A*'s order stays valid).
 * **Transpositions**: states are canonical tuples (hands and discard pile sorted,
   the discard pile kept as a set because only its top arrow, the heading [D11],
   and its content at the reshuffle, ordered by the ranking [D22], matter).
@@ -46,9 +53,12 @@ from collections.abc import Callable
 from dataclasses import dataclass
 
 from ..rules.geometry import EARTH
-from .model import ACTIVE, DECK, HANDS, HELD, MASKS, POD, SAMPLES, SHIP, SHL, Model
+from .model import ACTIVE, DECK, HANDS, HELD, MASKS, POD, ROT, SAMPLES, SHIP, SHL, Model
+from .relaxed import RelaxedBound
 
 INF = 10**9
+# Heap entry kinds.
+UNREFINED, REFINED, GOAL = 0, 1, 2
 
 
 @dataclass
@@ -70,6 +80,30 @@ class Heuristic:
         self.m = model
         self.apt = model.actions_per_turn
         self._cache: dict[tuple, int] = {}
+        # The relaxed game (``relaxed``) counts turns; it holds where one action
+        # is one turn, i.e. without the §12 second action.
+        self.relaxed = RelaxedBound(model) if self.apt == 1 else None
+        # Every solo turn plays at least one card ([D10], the hand is refilled),
+        # so a bound on turns bounds cards too; with more players a turn may
+        # play none (§9).
+        self.turns_bound_cards = model.players == 1
+
+    def bounds(self, st: tuple, cap: int = 0) -> tuple[int, int]:
+        """Admissible lower bounds on (turns, cards) still needed; INF when dead.
+        With ``cap`` > 0 the relaxed game (dearer) is searched up to ``cap`` turns."""
+        a = self.actions(st)
+        if a >= INF:
+            return INF, INF
+        t = -(-a // self.apt)
+        if cap and self.relaxed is not None and st[SHIP] != EARTH:
+            r = self.relaxed.turns(st[SHIP], st[ROT], st[HELD], st[SHL], st[SAMPLES] & self.m.virus_bits,
+                                   cap)
+            if r >= INF:
+                return INF, INF
+            t = max(t, r)
+            if self.turns_bound_cards:
+                a = max(a, t)
+        return t, a
 
     def actions(self, st: tuple) -> int:
         """Lower bound on the Fly actions still needed (ship and pod)."""
@@ -158,11 +192,10 @@ def astar(
     seq = 0
     by_cards = objective == "cards"
 
-    def prio(st: tuple, g1: int, g2: int) -> tuple | None:
-        a = h.actions(st)
-        if a >= INF:
+    def prio(st: tuple, g1: int, g2: int, cap: int = 0) -> tuple | None:
+        ht, a = h.bounds(st, cap)
+        if ht >= INF:
             return None
-        ht = -(-a // h.apt)
         if max_turns is not None and g1 + ht > max_turns:
             return None
         if by_cards:
@@ -190,35 +223,48 @@ def astar(
         best[st] = (0, 0)
         parent[st] = (None, rec)
         dominated(st, (0, 0))
-        heapq.heappush(heap, (p, seq, st, 0, 0, False))
+        heapq.heappush(heap, (p, seq, st, 0, 0, UNREFINED))
         seq += 1
 
     def better(a: tuple[int, int], b: tuple[int, int]) -> bool:
         return (a[1], a[0]) < (b[1], b[0]) if by_cards else a < b
 
-    nodes = 0
+    nodes = refinements = 0
     goal_prio = None
     goals: list[tuple] = []
     last_report = t0
     stopped = ""
     while heap:
-        p, _, st, eg1, eg2, is_goal = heap[0]
+        p, _, st, eg1, eg2, kind = heap[0]
         if goal_prio is not None and p[:2] > goal_prio[:2]:
             break
         heapq.heappop(heap)
         g = best.get(st)
         if g is None or g != (eg1, eg2):
             continue  # stale entry
-        if is_goal:
+        if kind == GOAL:
             if goal_prio is None:
                 goal_prio = p
             goals.append(st)
             continue
+        if kind == UNREFINED and h.relaxed is not None:
+            # Lazy refinement: the relaxed game's bound is dear, so it is worked
+            # out only for nodes about to be expanded, searched a little past the
+            # priority they were popped at; a node whose bound rises goes back.
+            refinements += 1
+            cap = (p[1] if by_cards else p[0]) - eg1 + 1
+            p2 = prio(st, eg1, eg2, cap)
+            if p2 is None:
+                continue
+            if p2 > p:
+                heapq.heappush(heap, (p2, seq, st, eg1, eg2, REFINED))
+                seq += 1
+                continue
         nodes += 1
         if (max_nodes is not None and nodes > max_nodes) or len(best) > max_states:
             stopped = "node limit" if max_nodes is not None and nodes > max_nodes else "memory limit"
             break
-        if nodes & 15 == 0:
+        if (nodes + refinements) & 15 == 0:
             now = time.perf_counter()
             if timeout is not None and now - t0 > timeout:
                 stopped = "time limit"
@@ -240,7 +286,7 @@ def astar(
                 p2 = (ng[1], ng[0], 0) if by_cards else (ng[0], ng[1], 0)
                 best[st2] = ng
                 parent[st2] = (st, rec)
-                heapq.heappush(heap, (p2, seq, st2, ng[0], ng[1], True))
+                heapq.heappush(heap, (p2, seq, st2, ng[0], ng[1], GOAL))
                 seq += 1
                 continue
             p2 = prio(st2, *ng)
@@ -250,7 +296,7 @@ def astar(
                 continue
             best[st2] = ng
             parent[st2] = (st, rec)
-            heapq.heappush(heap, (p2, seq, st2, ng[0], ng[1], False))
+            heapq.heappush(heap, (p2, seq, st2, ng[0], ng[1], UNREFINED))
             seq += 1
     if goals:
         goal = max(goals, key=cards_left)

@@ -1,0 +1,230 @@
+"""A relaxed game whose shortest solution bounds the real one from below.
+
+The search (``search.Heuristic``) needs a lower bound on the turns still needed
+that is close to the truth: every turn of slack multiplies the states A* must
+look at. This bound solves a smaller game exactly, by breadth-first search over
+*relaxed states* ``(ship cell, free rows, rotation offset of the ship's row and
+of the row ahead, held virus samples, shields, Deep Scan credits)``. One relaxed
+edge is one turn (a Fly action, or any other action: a "wait"); spending a held
+virus on a shield (bolster) is a free edge.
+
+Why every real plan maps onto a relaxed path of no more turns (so the relaxed
+optimum is admissible), rule by rule:
+
+* **Rotations are tracked, not guessed.** A row turns only when a re-scan
+  shifts it (it is the row ahead of the ship at the end of a turn, §8) or a
+  Deep Scan shifts it (§5). The relaxed path counts the re-scan shifts of the
+  ship's row and of the row ahead as offsets. A row above them keeps its
+  current rotation until a Deep Scan shifts it. A row is *free* (any rotation,
+  any of its cards may be met: optimistic) once its offset is no longer
+  tracked, and every row below the ship is treated as free. So on a row that
+  is not free the card met at a column is exactly the real one.
+* **Deep Scan.** A wait may shift the row ahead once more, or earn a *credit*:
+  the credit may be spent when the ship first meets a row that is not free,
+  making it free (the real Deep Scan shifted it earlier; deciding which row
+  late only adds options). A Deep Scan flip changes nothing here, faces being
+  optimistic.
+* **Faces are optimistic.** Entering a card meets its down side (§5). A card
+  may boost if either side is B, and may be stopped on unless both sides are B
+  (a B/B card always boosts). A card whose sides are both A or O (one of them
+  A; or, in low memory mode §11, any mix) needs two shields, which drop to 0; a
+  card that is O on both sides kills outside low memory mode. Gaps and
+  off-grid cells kill ([D20], [D25]).
+* **Samples.** Entering a card that still carries a virus token adds a held
+  virus ([D13]); Earth wants ``need`` of them ([D12]). A relaxed path may count a
+  token twice by coming back to it, which is optimistic.
+* **Shields** grow by a Shields action (a wait with +1) or bolster (free, one
+  held virus each), never above 2 ([D9]). More shields or credits never hurt,
+  so a relaxed state is dropped when one reached no later has the same rest and
+  at least as many of both.
+
+It is used only where one action is one turn (no §12 second action); the
+escape pod's part of the bound stays in ``search.Heuristic``. The search can be
+stopped at a ``cap``: "at least cap turns" is still a valid bound.
+"""
+
+from __future__ import annotations
+
+from collections import deque
+
+from ..rules.cards import SectorType
+from ..rules.geometry import EARTH
+
+BOOST, AST, OBST = SectorType.BOOST, SectorType.ASTEROID, SectorType.OBSTRUCTED
+INF = 10**9
+_DIRS = ((1, 0), (-1, 0), (0, -1), (0, 1))
+
+# Card flags.
+CAN_BOOST, CAN_STOP, NEEDS_SHIELDS, DEADLY = 1, 2, 4, 8
+
+
+class RelaxedBound:
+    """Static per-instance tables and the relaxed breadth-first search."""
+
+    def __init__(self, model) -> None:
+        self.m = model
+        self.need = model.need
+        low = model.options.low_memory
+        self.flags = [[0] * 5 for _ in range(7)]
+        for r in range(7):
+            for j in range(5):
+                if model.gap[r][j]:
+                    self.flags[r][j] = DEADLY
+                    continue
+                sides = model.sides[r][j]
+                f = 0
+                if BOOST in sides:
+                    f |= CAN_BOOST
+                if not (sides[0] is BOOST and sides[1] is BOOST):
+                    f |= CAN_STOP
+                if all(s in (AST, OBST) for s in sides):
+                    if not low and all(s is OBST for s in sides):
+                        f = DEADLY
+                    else:
+                        f |= NEEDS_SHIELDS
+                self.flags[r][j] = f
+        self._cache: dict = {}
+
+    def turns(self, ship, rot: tuple, held: int, shields: int, virus_on_board: int,
+              cap: int = INF) -> int:
+        """Fewest turns for the ship to reach Earth in the relaxed game, or
+        ``cap`` when that is at least ``cap`` (the search stops there)."""
+        if ship == EARTH:
+            return 0
+        key = (ship, rot, held, shields, virus_on_board)
+        got = self._cache.get(key)
+        # A cached value is exact, or a proven "at least" (cached with its flag).
+        if got is not None and (got[1] or got[0] >= cap):
+            return min(got[0], cap)
+        value = self._search(ship, rot, held, shields, virus_on_board, cap)
+        if len(self._cache) > 500_000:
+            self._cache.clear()
+        self._cache[key] = (value, value < cap or value >= INF)
+        return value
+
+    def _search(self, ship, rot, held, shields, vir, cap: int = INF) -> int:
+        need = self.need
+        flags = self.flags
+        # Row outcomes on a free row: every distinct (flags, virus) of its cards.
+        free_opts = []
+        for r in range(7):
+            opts = set()
+            for j in range(5):
+                f = flags[r][j]
+                if f & DEADLY:
+                    continue
+                opts.add((f, (vir >> (r * 5 + j)) & 1))
+            free_opts.append(tuple(opts))
+        held = min(held, 3)
+        # state: (pos, free rows, k_own, k_ahead, held, shields, Deep Scan credits)
+        start = (ship, 0, 0, 0, held, shields, 0)
+        dist = {start: 0}
+        # More shields and more credits never hurt: a state is skipped when one
+        # reached no later has the same rest and at least as many of both.
+        front: dict = {start[:5]: [(shields, 0)]}
+        q = deque([start])
+        while q:
+            st = q.popleft()
+            g = dist[st]
+            if g >= cap:
+                return cap
+            pos, free0, k_own, k_ahead, hv, sh, cr0 = st
+            row = pos[0]  # the dock is in row 1 [D2]
+            nxt: list = []
+            if hv and sh < 2:
+                # bolster: a free edge, explored before this node's turn edges
+                s0 = (pos, free0, k_own, k_ahead, hv - 1, sh + 1, cr0)
+                if dist.get(s0, INF) > g:
+                    dist[s0] = g
+                    front.setdefault(s0[:5], []).append((sh + 1, cr0))
+                    q.appendleft(s0)
+            for dr, dc in _DIRS:
+                work = [(pos, hv, sh, free0, cr0)]
+                while work:
+                    (r, c), h1, s1, free, cr = work.pop()
+                    nr, nc = r + dr, c + dc
+                    if (nr, nc) == EARTH:
+                        if h1 >= need:
+                            return g + 1
+                        continue
+                    if not (1 <= nr <= 7 and 1 <= nc <= 5):
+                        continue
+                    ri = nr - 1
+                    bit = 1 << ri
+                    if free & bit or nr < row:
+                        choices = [(free_opts[ri], free, cr)]
+                    else:
+                        off = k_own if nr == row else (k_ahead if nr == row + 1 else 0)
+                        j = (nc - 1 + rot[ri] + off) % 5
+                        f = flags[ri][j]
+                        choices = [] if f & DEADLY else [(((f, (vir >> (ri * 5 + j)) & 1),), free, cr)]
+                        if cr:
+                            # spend a Deep Scan credit: this row was shifted earlier
+                            choices.append((free_opts[ri], free | bit, cr - 1))
+                    for opts, fr, c2 in choices:
+                        for f, v in opts:
+                            s2 = s1
+                            if f & NEEDS_SHIELDS:
+                                if s1 < 2:
+                                    continue
+                                s2 = 0
+                            h2 = min(3, h1 + v)
+                            if f & CAN_STOP:
+                                nxt.append(self._land(pos, fr, k_own, k_ahead, (nr, nc), h2, s2, c2))
+                            if f & CAN_BOOST:
+                                work.append(((nr, nc), h2, s2, fr, c2))
+            # Waits: any non-Fly turn. The re-scan shifts the row ahead; a Deep
+            # Scan may shift the row ahead once more, or another row: that shift
+            # is kept as a credit, spent on the row it was for when the ship
+            # first meets it (deciding late only adds options); a Shields action
+            # adds a shield.
+            ka = (k_ahead + 1) % 5 if row + 1 <= 7 else k_ahead
+            nxt.append((pos, free0, k_own, ka, hv, min(2, sh + 1), cr0))
+            if row + 1 <= 7:
+                nxt.append((pos, free0, k_own, (ka + 1) % 5, hv, sh, cr0))
+            if cr0 < 7:
+                nxt.append((pos, free0, k_own, ka, hv, sh, cr0 + 1))
+            g1 = g + 1
+            for s2 in nxt:
+                if s2 in dist:
+                    continue
+                k = s2[:5]
+                lst = front.get(k)
+                if lst is None:
+                    front[k] = [(s2[5], s2[6])]
+                else:
+                    a, b = s2[5], s2[6]
+                    if any(x >= a and y >= b for x, y in lst):
+                        continue
+                    lst.append((a, b))
+                dist[s2] = g1
+                q.append(s2)
+        return INF
+
+    @staticmethod
+    def _land(pos, free, k_own, k_ahead, new, hv, sh, cr) -> tuple:
+        """The relaxed state after an action that ends on ``new``; then the
+        re-scan shifts the row ahead of ``new`` (one more offset)."""
+        row, nrow = pos[0], new[0]
+        if nrow == row:
+            ko, ka = k_own, k_ahead
+        elif nrow > row:
+            if nrow == row + 1:
+                ko, ka = k_ahead, 0
+            else:
+                if k_ahead and row + 1 <= 7:
+                    free |= 1 << row
+                ko, ka = 0, 0
+            # Rows below the ship are always treated as free (optimistic), so
+            # their bits need not be kept.
+            free &= ~((1 << (nrow - 1)) - 1)
+        else:
+            # Moving down: the rows from the new one up to the old row ahead
+            # lose their tracked offsets and become free.
+            for r in range(nrow, min(row + 1, 7) + 1):
+                free |= 1 << (r - 1)
+            ko, ka = 0, 0
+        if nrow + 1 <= 7:
+            ka = (ka + 1) % 5
+        return (new, free, ko, ka, hv, sh, cr)
+
