@@ -91,6 +91,11 @@ class RelaxedBound:
         ``cap`` when that is at least ``cap`` (the search stops there)."""
         if ship == EARTH:
             return 0
+        # Rows below the ship are free in the relaxed game: their rotation does
+        # not matter, which lets more states share a cached answer.
+        below = ship[0] - 1
+        if below:
+            rot = (0,) * below + tuple(rot[below:])
         key = (ship, rot, held, shields, virus_on_board)
         got = self._cache.get(key)
         # A cached value is exact, or a proven "at least" (cached with its flag).
@@ -123,11 +128,15 @@ class RelaxedBound:
         # reached no later has the same rest and at least as many of both.
         front: dict = {start[:5]: [(shields, 0)]}
         q = deque([start])
+        truncated = False
         while q:
             st = q.popleft()
             g = dist[st]
             if g >= cap:
                 return cap
+            # On the last level below the cap only Earth itself is looked for.
+            last = g + 1 >= cap
+            truncated = truncated or last
             pos, free0, k_own, k_ahead, hv, sh, cr0 = st
             row = pos[0]  # the dock is in row 1 [D2]
             nxt: list = []
@@ -168,11 +177,18 @@ class RelaxedBound:
                                 if s1 < 2:
                                     continue
                                 s2 = 0
-                            h2 = min(3, h1 + v)
-                            if f & CAN_STOP:
-                                nxt.append(self._land(pos, fr, k_own, k_ahead, (nr, nc), h2, s2, c2))
+                            h2 = h1 + v if h1 < 3 else 3
+                            if f & CAN_STOP and not last:
+                                # Land on (nr, nc): see ``_land``.
+                                if nr == row:
+                                    nxt.append(((nr, nc), fr, k_own, (k_ahead + 1) % 5 if nr < 7 else k_ahead,
+                                                h2, s2, c2))
+                                else:
+                                    nxt.append(self._land(pos, fr, k_own, k_ahead, (nr, nc), h2, s2, c2))
                             if f & CAN_BOOST:
                                 work.append(((nr, nc), h2, s2, fr, c2))
+            if last:
+                continue
             # Waits: any non-Fly turn. The re-scan shifts the row ahead; a Deep
             # Scan may shift the row ahead once more, or another row: that shift
             # is kept as a credit, spent on the row it was for when the ship
@@ -189,17 +205,22 @@ class RelaxedBound:
                 if s2 in dist:
                     continue
                 k = s2[:5]
+                a, b = s2[5], s2[6]
                 lst = front.get(k)
                 if lst is None:
-                    front[k] = [(s2[5], s2[6])]
+                    front[k] = [(a, b)]
                 else:
-                    a, b = s2[5], s2[6]
-                    if any(x >= a and y >= b for x, y in lst):
-                        continue
-                    lst.append((a, b))
+                    for x, y in lst:
+                        if x >= a and y >= b:
+                            break
+                    else:
+                        lst.append((a, b))
+                        dist[s2] = g1
+                        q.append(s2)
+                    continue
                 dist[s2] = g1
                 q.append(s2)
-        return INF
+        return cap if truncated else INF
 
     @staticmethod
     def _land(pos, free, k_own, k_ahead, new, hv, sh, cr) -> tuple:
