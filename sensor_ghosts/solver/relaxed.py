@@ -22,7 +22,9 @@ optimum is admissible), rule by rule:
 * **Deep Scan.** A wait may shift the row ahead once more, or earn a *credit*:
   the credit may be spent when the ship first meets a row that is not free,
   making it free (the real Deep Scan shifted it earlier; deciding which row
-  late only adds options). A Deep Scan flip changes nothing here, faces being
+  late only adds options). A Deep Scan cannot shift the ship's row [D14], so a
+  credit earned while the ship stays in a row is not spent on that row until
+  the ship has left it. A Deep Scan flip changes nothing here, faces being
   optimistic.
 * **Faces are optimistic.** Entering a card meets its down side (§5). A card
   may boost if either side is B, and may be stopped on unless both sides are B
@@ -121,12 +123,14 @@ class RelaxedBound:
                 opts.add((f, (vir >> (r * 5 + j)) & 1))
             free_opts.append(tuple(opts))
         held = min(held, 3)
-        # state: (pos, free rows, k_own, k_ahead, held, shields, Deep Scan credits)
-        start = (ship, 0, 0, 0, held, shields, 0)
+        # state: (pos, free rows, k_own, k_ahead, held, shields, Deep Scan credits
+        # earned in another row, credits earned in the ship's row)
+        start = (ship, 0, 0, 0, held, shields, 0, 0)
         dist = {start: 0}
         # More shields and more credits never hurt: a state is skipped when one
-        # reached no later has the same rest and at least as many of both.
-        front: dict = {start[:5]: [(shields, 0)]}
+        # reached no later has the same rest and at least as many of each (a
+        # credit from another row being worth at least one from this row).
+        front: dict = {start[:5]: [(shields, 0, 0)]}
         q = deque([start])
         truncated = False
         while q:
@@ -137,20 +141,20 @@ class RelaxedBound:
             # On the last level below the cap only Earth itself is looked for.
             last = g + 1 >= cap
             truncated = truncated or last
-            pos, free0, k_own, k_ahead, hv, sh, cr0 = st
+            pos, free0, k_own, k_ahead, hv, sh, cr0, crh0 = st
             row = pos[0]  # the dock is in row 1 [D2]
             nxt: list = []
             if hv and sh < 2:
                 # bolster: a free edge, explored before this node's turn edges
-                s0 = (pos, free0, k_own, k_ahead, hv - 1, sh + 1, cr0)
+                s0 = (pos, free0, k_own, k_ahead, hv - 1, sh + 1, cr0, crh0)
                 if dist.get(s0, INF) > g:
                     dist[s0] = g
-                    front.setdefault(s0[:5], []).append((sh + 1, cr0))
+                    front.setdefault(s0[:5], []).append((sh + 1, cr0, crh0))
                     q.appendleft(s0)
             for dr, dc in _DIRS:
-                work = [(pos, hv, sh, free0, cr0)]
+                work = [(pos, hv, sh, free0, cr0, crh0)]
                 while work:
-                    (r, c), h1, s1, free, cr = work.pop()
+                    (r, c), h1, s1, free, cr, crh = work.pop()
                     nr, nc = r + dr, c + dc
                     if (nr, nc) == EARTH:
                         if h1 >= need:
@@ -161,16 +165,20 @@ class RelaxedBound:
                     ri = nr - 1
                     bit = 1 << ri
                     if free & bit or nr < row:
-                        choices = [(free_opts[ri], free, cr)]
+                        choices = [(free_opts[ri], free, cr, crh)]
                     else:
                         off = k_own if nr == row else (k_ahead if nr == row + 1 else 0)
                         j = (nc - 1 + rot[ri] + off) % 5
                         f = flags[ri][j]
-                        choices = [] if f & DEADLY else [(((f, (vir >> (ri * 5 + j)) & 1),), free, cr)]
-                        if cr:
-                            # spend a Deep Scan credit: this row was shifted earlier
-                            choices.append((free_opts[ri], free | bit, cr - 1))
-                    for opts, fr, c2 in choices:
+                        choices = [] if f & DEADLY else [(((f, (vir >> (ri * 5 + j)) & 1),), free, cr, crh)]
+                        # Spend a Deep Scan credit: this row was shifted earlier.
+                        # A Deep Scan never shifts the ship's own row [D14], so
+                        # a credit earned in the ship's row is not spent on it.
+                        if crh and nr != row:
+                            choices.append((free_opts[ri], free | bit, cr, crh - 1))
+                        elif cr:
+                            choices.append((free_opts[ri], free | bit, cr - 1, crh))
+                    for opts, fr, c2, ch2 in choices:
                         for f, v in opts:
                             s2 = s1
                             if f & NEEDS_SHIELDS:
@@ -182,11 +190,11 @@ class RelaxedBound:
                                 # Land on (nr, nc): see ``_land``.
                                 if nr == row:
                                     nxt.append(((nr, nc), fr, k_own, (k_ahead + 1) % 5 if nr < 7 else k_ahead,
-                                                h2, s2, c2))
+                                                h2, s2, c2, ch2))
                                 else:
-                                    nxt.append(self._land(pos, fr, k_own, k_ahead, (nr, nc), h2, s2, c2))
+                                    nxt.append(self._land(pos, fr, k_own, k_ahead, (nr, nc), h2, s2, c2 + ch2))
                             if f & CAN_BOOST:
-                                work.append(((nr, nc), h2, s2, fr, c2))
+                                work.append(((nr, nc), h2, s2, fr, c2, ch2))
             if last:
                 continue
             # Waits: any non-Fly turn. The re-scan shifts the row ahead; a Deep
@@ -195,26 +203,26 @@ class RelaxedBound:
             # first meets it (deciding late only adds options); a Shields action
             # adds a shield.
             ka = (k_ahead + 1) % 5 if row + 1 <= 7 else k_ahead
-            nxt.append((pos, free0, k_own, ka, hv, min(2, sh + 1), cr0))
+            nxt.append((pos, free0, k_own, ka, hv, min(2, sh + 1), cr0, crh0))
             if row + 1 <= 7:
-                nxt.append((pos, free0, k_own, (ka + 1) % 5, hv, sh, cr0))
-            if cr0 < 7:
-                nxt.append((pos, free0, k_own, ka, hv, sh, cr0 + 1))
+                nxt.append((pos, free0, k_own, (ka + 1) % 5, hv, sh, cr0, crh0))
+            if cr0 + crh0 < 7:
+                nxt.append((pos, free0, k_own, ka, hv, sh, cr0, crh0 + 1))
             g1 = g + 1
             for s2 in nxt:
                 if s2 in dist:
                     continue
                 k = s2[:5]
-                a, b = s2[5], s2[6]
+                a, b, c = s2[5], s2[6], s2[7]
                 lst = front.get(k)
                 if lst is None:
-                    front[k] = [(a, b)]
+                    front[k] = [(a, b, c)]
                 else:
-                    for x, y in lst:
-                        if x >= a and y >= b:
+                    for x, y, z in lst:
+                        if x >= a and y >= b and y + z >= b + c:
                             break
                     else:
-                        lst.append((a, b))
+                        lst.append((a, b, c))
                         dist[s2] = g1
                         q.append(s2)
                     continue
@@ -247,5 +255,5 @@ class RelaxedBound:
             ko, ka = 0, 0
         if nrow + 1 <= 7:
             ka = (ka + 1) % 5
-        return (new, free, ko, ka, hv, sh, cr)
+        return (new, free, ko, ka, hv, sh, cr, 0)
 
