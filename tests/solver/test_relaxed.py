@@ -73,3 +73,25 @@ def test_cap_stops_the_search_early():
     assert full > 3 and capped == 3
     # A capped answer is not mistaken for the exact one later.
     assert h2.relaxed.turns(st[SHIP], st[ROT], st[HELD], st[SHL], st[SAMPLES] & m.virus_bits) == full
+
+
+@pytest.mark.parametrize(("seed", "optimum"), [(0, 10), (1, 11)])
+def test_bound_along_a_whole_optimal_game(seed, optimum):
+    # Optimal plans for whole generated setups, found by this solver (about 2 min
+    # and 25 s; `sensor-ghosts solve` on `generate --seed N`) and kept as turn
+    # text. Replayed here through the rules engine, the plan must win in
+    # `optimum` turns, and the bound must never exceed the turns still to play.
+    from pathlib import Path
+
+    from sensor_ghosts.rules.engine import apply_turn
+    from sensor_ghosts.rules.notation import parse_turn
+    from sensor_ghosts.rules.state import Status
+
+    setup = generate_setup(seed=seed)
+    state = initial_state(setup, setup.deal)
+    lines = (Path(__file__).parent / "data" / f"plan-1p-standard-{seed}.txt").read_text().splitlines()
+    assert len(lines) == optimum
+    for i, line in enumerate(lines):
+        assert _bound(state) <= optimum - i, (seed, i)
+        state = apply_turn(state, parse_turn(line, state))
+    assert state.outcome.status is Status.WON
