@@ -107,7 +107,9 @@ def cross_check(n: int) -> None:
             agree += 1
         else:
             bad += 1
-            print(f"  DISAGREE seed {seed}: solver {r.status} {mine} reference {ref}")
+            print(f"  DISAGREE seed {seed}: solver {r.status} {mine} reference {ref}", flush=True)
+        if (seed + 1) % 10 == 0:
+            print(f"  {seed + 1}/{n}: {agree} agree, {bad} disagree ({time.perf_counter() - t0:.0f}s)", flush=True)
     print(f"\n## cross-check (engine brute force, horizon 2): {agree}/{n} agree, {bad} disagree "
           f"({time.perf_counter() - t0:.0f}s)")
 
