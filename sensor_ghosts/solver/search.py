@@ -23,7 +23,7 @@ Why the search is exact:
   - ``relaxed.RelaxedBound``, dear and much tighter (the module says why it is
     admissible): a small game with rotations tracked, shields and waits counted.
     It is worked out lazily: a node is pushed with the cheap bound and, when
-    popped, refined with the relaxed game searched only a turn past its
+    popped, refined with the relaxed game searched two turns past its
     priority; if the bound rises the node goes back on the heap (the priority
     only ever rises, so A*'s order stays valid).
 * **Transpositions**: states are canonical tuples (hands and discard pile sorted,
@@ -252,7 +252,7 @@ def astar(
             # out only for nodes about to be expanded, searched a little past the
             # priority they were popped at; a node whose bound rises goes back.
             refinements += 1
-            cap = (p[1] if by_cards else p[0]) - eg1 + 1
+            cap = (p[1] if by_cards else p[0]) - eg1 + 2
             p2 = prio(st, eg1, eg2, cap)
             if p2 is None:
                 continue
