@@ -58,6 +58,9 @@ _DIRS = ((1, 0), (-1, 0), (0, -1), (0, 1))
 
 # Card flags.
 CAN_BOOST, CAN_STOP, NEEDS_SHIELDS, DEADLY = 1, 2, 4, 8
+# _USABLE[row][free]: rows from ``row`` up to 7 whose bit is clear in ``free``.
+_USABLE = [[sum(1 for r in range(max(row, 1), 8) if not (free >> (r - 1)) & 1) for free in range(128)]
+           for row in range(8)]
 
 
 class RelaxedBound:
@@ -206,7 +209,9 @@ class RelaxedBound:
             nxt.append((pos, free0, k_own, ka, hv, min(2, sh + 1), cr0, crh0))
             if row + 1 <= 7:
                 nxt.append((pos, free0, k_own, (ka + 1) % 5, hv, sh, cr0, crh0))
-            if cr0 + crh0 < 7:
+            # A credit is only worth earning while some row it could free is left
+            # (the ship's row and those above it that are not free yet).
+            if cr0 + crh0 < _USABLE[row][free0]:
                 nxt.append((pos, free0, k_own, ka, hv, sh, cr0, crh0 + 1))
             g1 = g + 1
             for s2 in nxt:
