@@ -2,8 +2,8 @@
 
 The search (``search.Heuristic``) needs a lower bound on the turns still needed
 that is close to the truth: every turn of slack multiplies the states A* must
-look at. This bound solves a smaller game exactly, by breadth-first search over
-*relaxed states* ``(ship cell, free rows, rotation offset of the ship's row and
+look at. This bound solves a smaller game exactly, by A* (guided by the model's
+grid distance, ``_inner_bound``) over *relaxed states* ``(ship cell, free rows, rotation offset of the ship's row and
 of the row ahead, held virus samples, shields, Deep Scan credits)``. One relaxed
 edge is one turn (a Fly action, or any other action: a "wait"); spending a held
 virus on a shield (bolster) is a free edge.
@@ -47,7 +47,7 @@ stopped at a ``cap``: "at least cap turns" is still a valid bound.
 
 from __future__ import annotations
 
-from collections import deque
+from heapq import heappop, heappush
 
 from ..rules.cards import SectorType
 from ..rules.geometry import EARTH
@@ -133,35 +133,37 @@ class RelaxedBound:
         # More shields and more credits never hurt: a state is skipped when one
         # reached no later has the same rest and at least as many of each (a
         # credit from another row being worth at least one from this row).
-        front: dict = {start[:5]: [(shields, 0, 0)]}
-        q = deque([start])
+        front: dict = {start[:5]: [(shields, 0, 0, 0)]}
+        hval = self._inner_bound(vir)
+        h0 = hval(ship, held)
+        if h0 >= cap:
+            return cap
+        heap = [(h0, 0, start)]
+        best_goal = INF
         truncated = False
-        while q:
-            st = q.popleft()
-            g = dist[st]
-            if g >= cap:
+        while heap:
+            fst, g, st = heappop(heap)
+            if fst >= best_goal:
+                return best_goal
+            if fst >= cap:
                 return cap
-            # On the last level below the cap only Earth itself is looked for.
-            last = g + 1 >= cap
-            truncated = truncated or last
+            if dist[st] < g:
+                continue  # reached again more cheaply
             pos, free0, k_own, k_ahead, hv, sh, cr0, crh0 = st
             row = pos[0]  # the dock is in row 1 [D2]
             nxt: list = []
             if hv and sh < 2:
-                # bolster: a free edge, explored before this node's turn edges
-                s0 = (pos, free0, k_own, k_ahead, hv - 1, sh + 1, cr0, crh0)
-                if dist.get(s0, INF) > g:
-                    dist[s0] = g
-                    front.setdefault(s0[:5], []).append((sh + 1, cr0, crh0))
-                    q.appendleft(s0)
+                # bolster: a free edge
+                nxt.append(((pos, free0, k_own, k_ahead, hv - 1, sh + 1, cr0, crh0), g))
+            g1 = g + 1
             for dr, dc in _DIRS:
                 work = [(pos, hv, sh, free0, cr0, crh0)]
                 while work:
                     (r, c), h1, s1, free, cr, crh = work.pop()
                     nr, nc = r + dr, c + dc
                     if (nr, nc) == EARTH:
-                        if h1 >= need:
-                            return g + 1
+                        if h1 >= need and g1 < best_goal:
+                            best_goal = g1
                         continue
                     if not (1 <= nr <= 7 and 1 <= nc <= 5):
                         continue
@@ -189,51 +191,83 @@ class RelaxedBound:
                                     continue
                                 s2 = 0
                             h2 = h1 + v if h1 < 3 else 3
-                            if f & CAN_STOP and not last:
+                            if f & CAN_STOP:
                                 # Land on (nr, nc): see ``_land``.
                                 if nr == row:
-                                    nxt.append(((nr, nc), fr, k_own, (k_ahead + 1) % 5 if nr < 7 else k_ahead,
-                                                h2, s2, c2, ch2))
+                                    nxt.append((((nr, nc), fr, k_own, (k_ahead + 1) % 5 if nr < 7 else k_ahead,
+                                                 h2, s2, c2, ch2), g1))
                                 else:
-                                    nxt.append(self._land(pos, fr, k_own, k_ahead, (nr, nc), h2, s2, c2 + ch2))
+                                    nxt.append((self._land(pos, fr, k_own, k_ahead, (nr, nc), h2, s2, c2 + ch2),
+                                                g1))
                             if f & CAN_BOOST:
                                 work.append(((nr, nc), h2, s2, fr, c2, ch2))
-            if last:
-                continue
             # Waits: any non-Fly turn. The re-scan shifts the row ahead; a Deep
             # Scan may shift the row ahead once more, or another row: that shift
             # is kept as a credit, spent on the row it was for when the ship
             # first meets it (deciding late only adds options); a Shields action
             # adds a shield.
             ka = (k_ahead + 1) % 5 if row + 1 <= 7 else k_ahead
-            nxt.append((pos, free0, k_own, ka, hv, min(2, sh + 1), cr0, crh0))
+            nxt.append(((pos, free0, k_own, ka, hv, min(2, sh + 1), cr0, crh0), g1))
             if row + 1 <= 7:
-                nxt.append((pos, free0, k_own, (ka + 1) % 5, hv, sh, cr0, crh0))
+                nxt.append(((pos, free0, k_own, (ka + 1) % 5, hv, sh, cr0, crh0), g1))
             # A credit is only worth earning while some row it could free is left
             # (the ship's row and those above it that are not free yet).
             if cr0 + crh0 < _USABLE[row][free0]:
-                nxt.append((pos, free0, k_own, ka, hv, sh, cr0, crh0 + 1))
-            g1 = g + 1
-            for s2 in nxt:
-                if s2 in dist:
+                nxt.append(((pos, free0, k_own, ka, hv, sh, cr0, crh0 + 1), g1))
+            limit = best_goal if best_goal < cap else cap
+            for s2, g2 in nxt:
+                if dist.get(s2, INF) <= g2:
+                    continue
+                f2 = g2 + hval(s2[0], s2[4])
+                if f2 >= limit:
+                    truncated = truncated or f2 >= cap
                     continue
                 k = s2[:5]
                 a, b, c = s2[5], s2[6], s2[7]
                 lst = front.get(k)
                 if lst is None:
-                    front[k] = [(a, b, c)]
+                    front[k] = [(a, b, c, g2)]
                 else:
-                    for x, y, z in lst:
-                        if x >= a and y >= b and y + z >= b + c:
+                    for x, y, z, gx in lst:
+                        if gx <= g2 and x >= a and y >= b and y + z >= b + c:
                             break
                     else:
-                        lst.append((a, b, c))
-                        dist[s2] = g1
-                        q.append(s2)
+                        lst.append((a, b, c, g2))
+                        dist[s2] = g2
+                        heappush(heap, (f2, g2, s2))
                     continue
-                dist[s2] = g1
-                q.append(s2)
+                dist[s2] = g2
+                heappush(heap, (f2, g2, s2))
+        if best_goal < INF:
+            return min(best_goal, cap)
         return cap if truncated else INF
+
+    def _inner_bound(self, vir: int):
+        """An admissible, consistent bound for this search itself: the model's
+        grid distance (every relaxed Fly is one of its moves), through a row
+        holding a virus while the ship holds too few."""
+        m = self.m
+        to_earth = m.to_earth
+        need = self.need
+        rows = {b // 5 for b in range(35) if (vir >> b) & 1}
+        cache: dict = {}
+
+        def hval(pos, hv):
+            if hv >= need:
+                return to_earth[pos]
+            got = cache.get(pos)
+            if got is None:
+                best = INF
+                d = m.dist[pos]
+                for r in rows:
+                    for cell in m.row_cells[r]:
+                        x = d.get(cell)
+                        if x is not None:
+                            best = min(best, x + to_earth[cell] - 1)
+                got = cache[pos] = best
+            return got
+
+        return hval
 
     @staticmethod
     def _land(pos, free, k_own, k_ahead, new, hv, sh, cr) -> tuple:
