@@ -64,7 +64,7 @@ _USABLE = [[sum(1 for r in range(max(row, 1), 8) if not (free >> (r - 1)) & 1) f
 
 
 class RelaxedBound:
-    """Static per-instance tables and the relaxed breadth-first search."""
+    """Static per-instance tables and the search of the relaxed game."""
 
     def __init__(self, model) -> None:
         self.m = model
