@@ -77,8 +77,8 @@ def test_cap_stops_the_search_early():
 
 @pytest.mark.parametrize(("seed", "optimum"), [(0, 10), (1, 11)])
 def test_bound_along_a_whole_optimal_game(seed, optimum):
-    # Optimal plans for whole generated setups, found by this solver (about 2 min
-    # and 25 s; `sensor-ghosts solve` on `generate --seed N`) and kept as turn
+    # Optimal plans for whole generated setups, found by this solver (about 17 s
+    # and 1.3 s; `sensor-ghosts solve` on `generate --seed N`) and kept as turn
     # text. Replayed here through the rules engine, the plan must win in
     # `optimum` turns, and the bound must never exceed the turns still to play.
     from pathlib import Path
