@@ -19,13 +19,13 @@ def _bound(state) -> int:
     return Heuristic(m).bounds(m.root_state(), cap=INF)[0]
 
 
-@pytest.mark.parametrize("seed", range(12))
+# Seeds whose near-Earth instance has a plan within 5 turns (1, 7, 8 and 9 have none).
+@pytest.mark.parametrize("seed", [0, 2, 3, 4, 5, 6, 10, 11])
 def test_bound_never_exceeds_the_turns_left_on_an_optimal_plan(seed):
     # Every state along a replayed optimal plan: bound <= turns still to play.
     state = near_earth(seed, rows=(5, 6, 7))
     r = solve(state, mode="deal", max_turns=5, max_nodes=20000)
-    if r.status != "solved":
-        pytest.skip(f"no plan within 5 turns ({r.status})")
+    assert r.status == "solved"
     states = r.plan.replay()
     total = len(states) - 1
     for i, s in enumerate(states[:-1]):
