@@ -192,7 +192,7 @@ class RelaxedBound:
                                 s2 = 0
                             h2 = h1 + v if h1 < 3 else 3
                             if f & CAN_STOP:
-                                # Land on (nr, nc): see ``_land``.
+                                # Land on (nr, nc): the same row keeps its offsets.
                                 if nr == row:
                                     nxt.append((((nr, nc), fr, k_own, (k_ahead + 1) % 5 if nr < 7 else k_ahead,
                                                  h2, s2, c2, ch2), g1))
@@ -271,12 +271,12 @@ class RelaxedBound:
 
     @staticmethod
     def _land(pos, free, k_own, k_ahead, new, hv, sh, cr) -> tuple:
-        """The relaxed state after an action that ends on ``new``; then the
-        re-scan shifts the row ahead of ``new`` (one more offset)."""
+        """The relaxed state after an action that ends on ``new`` in another row
+        than ``pos`` (landing in the same row keeps the offsets, see
+        ``_search``); then the re-scan shifts the row ahead of ``new``. Credits
+        ``cr`` all become spendable anywhere: the ship has left their row."""
         row, nrow = pos[0], new[0]
-        if nrow == row:
-            ko, ka = k_own, k_ahead
-        elif nrow > row:
+        if nrow > row:
             if nrow == row + 1:
                 ko, ka = k_ahead, 0
             else:
