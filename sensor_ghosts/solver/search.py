@@ -54,9 +54,8 @@ from dataclasses import dataclass
 
 from ..rules.geometry import EARTH
 from .model import ACTIVE, DECK, HANDS, HELD, MASKS, POD, ROT, SAMPLES, SHIP, SHL, Model
-from .relaxed import RelaxedBound
+from .relaxed import INF, RelaxedBound
 
-INF = 10**9
 # Heap entry kinds.
 UNREFINED, REFINED, GOAL = 0, 1, 2
 
