@@ -572,21 +572,13 @@ class Model:
             out.append((((t, active),), "single", without(hands, active, t), deck, disc, pass2, False))
         if self.players == 1:
             flies = [t for t in hand if kind[t] == KIND_FLY]
-            seen = set()
-            for pair in combinations(flies, 2):
-                if open_:
-                    if pair in seen:
-                        continue
-                    seen.add(pair)
+            # dict.fromkeys: equal token combinations (open mode) once, in order;
+            # in deal mode tokens are distinct cards, so nothing is dropped.
+            for pair in dict.fromkeys(combinations(flies, 2)):
                 hs = without(without(hands, 0, pair[0]), 0, pair[1])
                 out.append((((pair[0], 0), (pair[1], 0)), "pair", hs, deck, disc, pass2, False))
             if wild not in hand:
-                seen = set()
-                for tri in combinations(hand, 3):
-                    if open_:
-                        if tri in seen:
-                            continue
-                        seen.add(tri)
+                for tri in dict.fromkeys(combinations(hand, 3)):
                     out.append((tuple((t, 0) for t in tri), "triple", ((),), deck, disc, pass2, False))
             return out
         others = [p for p in range(self.players) if p != active]
