@@ -51,6 +51,7 @@ from heapq import heappop, heappush
 
 from ..rules.cards import SectorType
 from ..rules.geometry import EARTH
+from .model import HELD, MASKS, PEND, ROT, SAMPLES, SHIP, SHL, members
 
 BOOST, AST, OBST = SectorType.BOOST, SectorType.ASTEROID, SectorType.OBSTRUCTED
 INF = 10**9
@@ -59,6 +60,39 @@ _DIRS = ((1, 0), (-1, 0), (0, -1), (0, 1))
 # Card flags.
 CAN_BOOST, CAN_STOP, NEEDS_SHIELDS, DEADLY = 1, 2, 4, 8
 # _USABLE[row][free]: rows from ``row`` up to 7 whose bit is clear in ``free``.
+# Credits the static bound (``_static_table``) counts one by one; its last layer
+# stands for that many or more.
+_CREDIT_LAYERS = 2
+_CELLS = [(1, 0)] + [(r, c) for r in range(1, 8) for c in range(1, 6)]
+_IDX = {p: i for i, p in enumerate(_CELLS)}
+_EARTH_IDX = len(_CELLS)
+_IDX[EARTH] = _EARTH_IDX
+_LAYER_MASK = (1 << (_CREDIT_LAYERS + 1)) - 1
+
+
+def _lines() -> list:
+    """For every cell and direction, the cells a Fly passes (index, 0-based
+    row, 0-based column) up to Earth or the edge of the grid."""
+    out = []
+    for p in _CELLS:
+        per = []
+        for dr, dc in _DIRS:
+            line = []
+            r, c = p
+            while True:
+                r, c = r + dr, c + dc
+                if (r, c) == EARTH:
+                    line.append((_EARTH_IDX, 6, 5))
+                    break
+                if not (1 <= r <= 7 and 1 <= c <= 5):
+                    break
+                line.append((_IDX[(r, c)], r - 1, c - 1))
+            per.append(line)
+        out.append(per)
+    return out
+
+
+_LINES = _lines()
 _USABLE = [[sum(1 for r in range(max(row, 1), 8) if not (free >> (r - 1)) & 1) for free in range(128)]
            for row in range(8)]
 
@@ -88,33 +122,80 @@ class RelaxedBound:
                     else:
                         f |= NEEDS_SHIELDS
                 self.flags[r][j] = f
+        self._low = low
         self._cache: dict = {}
+        self._exact_cache: dict = {}
+        self._static_cache: dict = {}
+        self._any_stop = [any(f & CAN_STOP and not f & DEADLY for f in row) for row in self.flags]
+        self._any_boost = [any(f & CAN_BOOST and not f & DEADLY for f in row) for row in self.flags]
 
-    def turns(self, ship, rot: tuple, held: int, shields: int, virus_on_board: int,
-              cap: int = INF) -> int:
-        """Fewest turns for the ship to reach Earth in the relaxed game, or
-        ``cap`` when that is at least ``cap`` (the search stops there)."""
+    def _flags_of(self, faces: set) -> int:
+        """Card flags for the set of faces the ship may meet on a card."""
+        f = 0
+        if BOOST in faces:
+            f |= CAN_BOOST
+        if faces != {BOOST}:
+            f |= CAN_STOP
+        if faces <= {AST, OBST}:
+            if not self._low and faces == {OBST}:
+                return DEADLY
+            f |= NEEDS_SHIELDS
+        return f
+
+    def exact_flags(self, r: int, patterns: int) -> tuple:
+        """Flags of the cards of row ``r`` met before the row is flipped again:
+        entering turns a card over, so the face met is the other side of each
+        parity its flip patterns (the model's lazy flips) still allow."""
+        key = (r, patterns)
+        got = self._exact_cache.get(key)
+        if got is None:
+            m = self.m
+            out = []
+            for j in range(5):
+                if m.gap[r][j]:
+                    out.append(DEADLY)
+                    continue
+                if not m.flippable[r][j]:
+                    out.append(self.flags[r][j])
+                    continue
+                parities = {(p >> j) & 1 for p in members(patterns)}
+                out.append(self._flags_of({m.sides[r][j][q ^ 1] for q in parities}))
+            got = self._exact_cache[key] = tuple(out)
+        return got
+
+    def turns(self, st: tuple, cap: int = INF) -> int:
+        """Fewest turns for the ship of model state ``st`` to reach Earth in the
+        relaxed game, or ``cap`` when that is at least ``cap`` (the search stops
+        there)."""
+        ship = st[SHIP]
         if ship == EARTH:
             return 0
-        # Rows below the ship are free in the relaxed game: their rotation does
-        # not matter, which lets more states share a cached answer.
+        # Rows below the ship are free in the relaxed game: their rotation and
+        # faces do not matter, which lets more states share a cached answer.
         below = ship[0] - 1
+        rot, masks = st[ROT], st[MASKS]
         if below:
-            rot = (0,) * below + tuple(rot[below:])
-        key = (ship, rot, held, shields, virus_on_board)
+            rot = (0,) * below + rot[below:]
+            masks = (0,) * below + masks[below:]
+        held, shields, vir = st[HELD], st[SHL], st[SAMPLES] & self.m.virus_bits
+        credits = len(st[PEND])
+        key = (ship, rot, masks, held, shields, vir, credits)
         got = self._cache.get(key)
         # A cached value is exact, or a proven "at least" (cached with its flag).
         if got is not None and (got[1] or got[0] >= cap):
             return min(got[0], cap)
-        value = self._search(ship, rot, held, shields, virus_on_board, cap)
+        value = self._search(ship, rot, masks, held, shields, vir, credits, cap)
         if len(self._cache) > 500_000:
             self._cache.clear()
         self._cache[key] = (value, value < cap or value >= INF)
         return value
 
-    def _search(self, ship, rot, held, shields, vir, cap: int = INF) -> int:
+    def _search(self, ship, rot, masks, held, shields, vir, credits: int = 0, cap: int = INF) -> int:
         need = self.need
         flags = self.flags
+        # Faces met on rows the relaxed path has not touched yet (see the module
+        # docstring): exact, from the flip patterns the state still allows.
+        exact = [self.exact_flags(r, masks[r]) if masks[r] else flags[r] for r in range(7)]
         # Row outcomes on a free row: every distinct (flags, virus) of its cards.
         free_opts = []
         for r in range(7):
@@ -126,16 +207,42 @@ class RelaxedBound:
                 opts.add((f, (vir >> (r * 5 + j)) & 1))
             free_opts.append(tuple(opts))
         held = min(held, 3)
-        # state: (pos, free rows, k_own, k_ahead, held, shields, Deep Scan credits
-        # earned in another row, credits earned in the ship's row)
-        start = (ship, 0, 0, 0, held, shields, 0, 0)
+        # state: (pos, free rows, rows with optimistic faces, k_own, k_ahead,
+        # held, shields, Deep Scan credits earned in another row, credits earned
+        # in the ship's row). Pending Deep Scan flips of the model state are
+        # credits that may be spent on any row.
+        start = (ship, 0, 0, 0, 0, held, shields, credits, 0)
         dist = {start: 0}
         # More shields and more credits never hurt: a state is skipped when one
         # reached no later has the same rest and at least as many of each (a
         # credit from another row being worth at least one from this row).
-        front: dict = {start[:5]: [(shields, 0, 0, 0)]}
-        hval = self._inner_bound(vir)
-        h0 = hval(ship, held)
+        front: dict = {start[:6]: [(shields, credits, 0, 0)]}
+        grid = self._inner_bound(vir)
+        tables: dict = {}
+        top = _CREDIT_LAYERS
+
+        def hval(s2: tuple) -> int:
+            # The larger of two admissible bounds: the grid distance through a
+            # virus, and the static-rows distance with the credits at hand
+            # (each further credit costs a wait).
+            pos, fr = s2[0], s2[1]
+            t = tables.get(fr)
+            if t is None:
+                t = tables[fr] = self._static_table(rot, fr)
+            k = s2[7] + s2[8]
+            i = _IDX[pos]
+            if k >= top:
+                h = t[top][i]
+            else:
+                h = t[k][i]
+                for j in range(k + 1, top + 1):
+                    x = t[j][i] + j - k
+                    if x < h:
+                        h = x
+            g = grid(pos, s2[5])
+            return g if g > h else h
+
+        h0 = hval(start)
         if h0 >= cap:
             return cap
         heap = [(h0, 0, start)]
@@ -143,23 +250,24 @@ class RelaxedBound:
         truncated = False
         while heap:
             fst, g, st = heappop(heap)
+            g = -g
             if fst >= best_goal:
                 return best_goal
             if fst >= cap:
                 return cap
             if dist[st] < g:
                 continue  # reached again more cheaply
-            pos, free0, k_own, k_ahead, hv, sh, cr0, crh0 = st
+            pos, free0, opt0, k_own, k_ahead, hv, sh, cr0, crh0 = st
             row = pos[0]  # the dock is in row 1 [D2]
             nxt: list = []
             if hv and sh < 2:
                 # bolster: a free edge
-                nxt.append(((pos, free0, k_own, k_ahead, hv - 1, sh + 1, cr0, crh0), g))
+                nxt.append(((pos, free0, opt0, k_own, k_ahead, hv - 1, sh + 1, cr0, crh0), g))
             g1 = g + 1
             for dr, dc in _DIRS:
-                work = [(pos, hv, sh, free0, cr0, crh0)]
+                work = [(pos, hv, sh, free0, opt0, cr0, crh0)]
                 while work:
-                    (r, c), h1, s1, free, cr, crh = work.pop()
+                    (r, c), h1, s1, free, opt, cr, crh = work.pop()
                     nr, nc = r + dr, c + dc
                     if (nr, nc) == EARTH:
                         if h1 >= need and g1 < best_goal:
@@ -174,15 +282,26 @@ class RelaxedBound:
                     else:
                         off = k_own if nr == row else (k_ahead if nr == row + 1 else 0)
                         j = (nc - 1 + rot[ri] + off) % 5
-                        f = flags[ri][j]
+                        # A row entered or re-scanned earlier on this path meets
+                        # either face; an untouched row meets the face its
+                        # patterns allow.
+                        f = flags[ri][j] if opt & bit else exact[ri][j]
                         choices = [] if f & DEADLY else [(((f, (vir >> (ri * 5 + j)) & 1),), free, cr, crh)]
-                        # Spend a Deep Scan credit: this row was shifted earlier.
-                        # A Deep Scan never shifts the ship's own row [D14], so
-                        # a credit earned in the ship's row is not spent on it.
+                        # Spend a Deep Scan credit: this row was shifted or a
+                        # card of it flipped earlier. A Deep Scan never shifts
+                        # the ship's own row [D14], so a credit earned in the
+                        # ship's row does not free it...
                         if crh and nr != row:
                             choices.append((free_opts[ri], free | bit, cr, crh - 1))
                         elif cr:
                             choices.append((free_opts[ri], free | bit, cr - 1, crh))
+                        elif crh and not opt & bit:
+                            # ... but it may flip a card there: either face.
+                            g = flags[ri][j]
+                            if not g & DEADLY:
+                                choices.append((((g, (vir >> (ri * 5 + j)) & 1),), free, cr, crh - 1))
+                    # Entering a card turns it over: the row is touched.
+                    opt |= bit
                     for opts, fr, c2, ch2 in choices:
                         for f, v in opts:
                             s2 = s1
@@ -194,36 +313,38 @@ class RelaxedBound:
                             if f & CAN_STOP:
                                 # Land on (nr, nc): the same row keeps its offsets.
                                 if nr == row:
-                                    nxt.append((((nr, nc), fr, k_own, (k_ahead + 1) % 5 if nr < 7 else k_ahead,
+                                    nxt.append((((nr, nc), fr, _rescanned(opt, nr), k_own,
+                                                 (k_ahead + 1) % 5 if nr < 7 else k_ahead,
                                                  h2, s2, c2, ch2), g1))
                                 else:
-                                    nxt.append((self._land(pos, fr, k_own, k_ahead, (nr, nc), h2, s2, c2 + ch2),
-                                                g1))
+                                    nxt.append((self._land(pos, fr, opt, k_own, k_ahead, (nr, nc), h2, s2,
+                                                           c2 + ch2), g1))
                             if f & CAN_BOOST:
-                                work.append(((nr, nc), h2, s2, fr, c2, ch2))
+                                work.append(((nr, nc), h2, s2, fr, opt, c2, ch2))
             # Waits: any non-Fly turn. The re-scan shifts the row ahead; a Deep
-            # Scan may shift the row ahead once more, or another row: that shift
-            # is kept as a credit, spent on the row it was for when the ship
-            # first meets it (deciding late only adds options); a Shields action
-            # adds a shield.
+            # Scan may shift the row ahead once more, or another row or a card:
+            # that is kept as a credit, spent on the row it was for when the
+            # ship first meets it (deciding late only adds options); a Shields
+            # action adds a shield.
             ka = (k_ahead + 1) % 5 if row + 1 <= 7 else k_ahead
-            nxt.append(((pos, free0, k_own, ka, hv, min(2, sh + 1), cr0, crh0), g1))
+            opt1 = _rescanned(opt0, row)
+            nxt.append(((pos, free0, opt1, k_own, ka, hv, min(2, sh + 1), cr0, crh0), g1))
             if row + 1 <= 7:
-                nxt.append(((pos, free0, k_own, (ka + 1) % 5, hv, sh, cr0, crh0), g1))
+                nxt.append(((pos, free0, opt1, k_own, (ka + 1) % 5, hv, sh, cr0, crh0), g1))
             # A credit is only worth earning while some row it could free is left
             # (the ship's row and those above it that are not free yet).
             if cr0 + crh0 < _USABLE[row][free0]:
-                nxt.append(((pos, free0, k_own, ka, hv, sh, cr0, crh0 + 1), g1))
+                nxt.append(((pos, free0, opt1, k_own, ka, hv, sh, cr0, crh0 + 1), g1))
             limit = best_goal if best_goal < cap else cap
             for s2, g2 in nxt:
                 if dist.get(s2, INF) <= g2:
                     continue
-                f2 = g2 + hval(s2[0], s2[4])
+                f2 = g2 + hval(s2)
                 if f2 >= limit:
                     truncated = truncated or f2 >= cap
                     continue
-                k = s2[:5]
-                a, b, c = s2[5], s2[6], s2[7]
+                k = s2[:6]
+                a, b, c = s2[6], s2[7], s2[8]
                 lst = front.get(k)
                 if lst is None:
                     front[k] = [(a, b, c, g2)]
@@ -234,13 +355,91 @@ class RelaxedBound:
                     else:
                         lst.append((a, b, c, g2))
                         dist[s2] = g2
-                        heappush(heap, (f2, g2, s2))
+                        heappush(heap, (f2, -g2, s2))
                     continue
                 dist[s2] = g2
-                heappush(heap, (f2, g2, s2))
+                heappush(heap, (f2, -g2, s2))
         if best_goal < INF:
             return min(best_goal, cap)
         return cap if truncated else INF
+
+    def _static_table(self, rot: tuple, free: int) -> list:
+        """A second bound for the inner search: fewest Fly actions to Earth from
+        every cell, per number of Deep Scan credits held (the last entry: any
+        number). From a cell in row r the ship's own row, the row ahead and the
+        rows below may show any of their cards (they rotate, or are free), and so
+        may the ``free`` rows; a row two or more ahead keeps its rotation
+        ``rot`` (only a Deep Scan shifts it, which costs a credit) and shows
+        either face of the card there. Waits, shields and samples are ignored,
+        so it never exceeds the relaxed game's own distance."""
+        key = (rot, free)
+        got = self._static_cache.get(key)
+        if got is not None:
+            return got
+        flags = self.flags
+        top = _CREDIT_LAYERS
+        any_stop, any_boost = self._any_stop, self._any_boost
+        # rev[q]: (p, bitmask of credit counts) for every action from p that
+        # may end on q. A Fly is walked once along its precomputed line, with
+        # the credit counts that can reach each cell kept as a bitmask.
+        rev: list = [[] for _ in range(len(_CELLS) + 1)]
+        for pi, p in enumerate(_CELLS):
+            near = p[0] + 1
+            for line in _LINES[pi]:
+                cur = 1
+                for qi, ri, col in line:
+                    if qi == _EARTH_IDX:
+                        rev[qi].append((pi, cur))
+                        break
+                    if ri + 1 <= near or (free >> ri) & 1:
+                        stop = cur if any_stop[ri] else 0
+                        cur = cur if any_boost[ri] else 0
+                    else:
+                        f = flags[ri][(col + rot[ri]) % 5]
+                        more = (cur << 1) & _LAYER_MASK
+                        stop = (cur if f & CAN_STOP and not f & DEADLY else 0) | (more if any_stop[ri] else 0)
+                        cur = (cur if f & CAN_BOOST and not f & DEADLY else 0) | (more if any_boost[ri] else 0)
+                    if stop:
+                        rev[qi].append((pi, stop))
+                    if not cur:
+                        break
+        # Backward breadth-first search over (cell, credits held) from Earth;
+        # the last layer is "any number of credits".
+        n = len(_CELLS)
+        table = [[INF] * (n + 1) for _ in range(top + 1)]
+        frontier = []
+        for k in range(top + 1):
+            table[k][_EARTH_IDX] = 0
+            frontier.append((_EARTH_IDX, k))
+        g = 0
+        while frontier:
+            g += 1
+            nxt = []
+            for qi, k in frontier:
+                for pi, umask in rev[qi]:
+                    if k == top:
+                        kp = top
+                    else:
+                        # the fewest credits used that reach q with k left
+                        low = umask & -umask
+                        kp = k + low.bit_length() - 1
+                        if kp >= top:
+                            continue
+                    row = table[kp]
+                    if row[pi] > g:
+                        row[pi] = g
+                        nxt.append((pi, kp))
+            frontier = nxt
+        # More credits never cost more.
+        for k in range(1, top + 1):
+            prev, row = table[k - 1], table[k]
+            for i in range(n):
+                if prev[i] < row[i]:
+                    row[i] = prev[i]
+        if len(self._static_cache) > 20_000:
+            self._static_cache.clear()
+        self._static_cache[key] = table
+        return table
 
     def _inner_bound(self, vir: int):
         """An admissible, consistent bound for this search itself: the model's
@@ -270,7 +469,7 @@ class RelaxedBound:
         return hval
 
     @staticmethod
-    def _land(pos, free, k_own, k_ahead, new, hv, sh, cr) -> tuple:
+    def _land(pos, free, opt, k_own, k_ahead, new, hv, sh, cr) -> tuple:
         """The relaxed state after an action that ends on ``new`` in another row
         than ``pos`` (landing in the same row keeps the offsets, see
         ``_search``); then the re-scan shifts the row ahead of ``new``. Credits
@@ -294,5 +493,14 @@ class RelaxedBound:
             ko, ka = 0, 0
         if nrow + 1 <= 7:
             ka = (ka + 1) % 5
-        return (new, free, ko, ka, hv, sh, cr, 0)
+        # Bits of free rows and of rows below the ship mean nothing: cleared so
+        # that equal relaxed states compare equal.
+        opt = _rescanned(opt, nrow) & ~free & ~((1 << (nrow - 1)) - 1)
+        return (new, free, opt, ko, ka, hv, sh, cr, 0)
 
+
+
+def _rescanned(opt: int, row: int) -> int:
+    """The end of a turn with the ship in ``row``: the re-scan flips cards of
+    the row two ahead (§8), whose faces are no longer known."""
+    return opt | (1 << (row + 1)) if row + 2 <= 7 else opt

@@ -23,9 +23,10 @@ Why the search is exact:
   - ``relaxed.RelaxedBound``, dear and much tighter (the module says why it is
     admissible): a small game with rotations tracked, shields and waits counted.
     It is worked out lazily: a node is pushed with the cheap bound and, when
-    popped, refined with the relaxed game searched two turns past its
+    popped, refined with the relaxed game searched one turn past its
     priority; if the bound rises the node goes back on the heap (the priority
-    only ever rises, so A*'s order stays valid).
+    only ever rises, so A*'s order stays valid), and a bound that stopped at
+    that cap is refined again, further, when the node comes back up.
 * **Transpositions**: states are canonical tuples (hands and discard pile sorted,
   the discard pile kept as a set because only its top arrow, the heading [D11],
   and its content at the reshuffle, ordered by the ranking [D22], matter).
@@ -37,8 +38,11 @@ Why the search is exact:
   obstruction); a held virus can always be kept unspent and Earth asks for *at
   least* n; a token still on the board can be picked up or ignored (the low
   memory removal of the nearest token preserves the superset relation); more
-  flip patterns are more choices for the planner. Bolstering beyond two shields
-  is never generated for the same reason.
+  flip patterns are more choices for the planner; no heading ([D11]) allows
+  every command a heading allows, and each command sets the heading after it
+  whatever the heading before; pending Deep Scan flips that can go on at least
+  the same cards are at least the same options. Bolstering beyond two shields is never
+  generated for the same reason.
 * **Limits**: when a node, time or memory budget runs out the search stops and
   reports the smallest priority still open, a valid lower bound on the optimum.
 """
@@ -51,9 +55,26 @@ import sys
 import time
 from collections.abc import Callable
 from dataclasses import dataclass
+from itertools import permutations
 
 from ..rules.geometry import EARTH
-from .model import ACTIVE, DECK, HANDS, HELD, MASKS, POD, ROT, SAMPLES, SHIP, SHL, Model
+from .model import (
+    ACTIVE,
+    DECK,
+    DISC,
+    HANDS,
+    HEAD,
+    HELD,
+    MASKS,
+    PASS2,
+    PEND,
+    POD,
+    ROT,
+    SAMPLES,
+    SHIP,
+    SHL,
+    Model,
+)
 from .relaxed import INF, RelaxedBound
 
 # Heap entry kinds.
@@ -95,8 +116,7 @@ class Heuristic:
             return INF, INF
         t = -(-a // self.apt)
         if cap and self.relaxed is not None and st[SHIP] != EARTH:
-            r = self.relaxed.turns(st[SHIP], st[ROT], st[HELD], st[SHL], st[SAMPLES] & self.m.virus_bits,
-                                   cap)
+            r = self.relaxed.turns(st, cap)
             if r >= INF:
                 return INF, INF
             t = max(t, r)
@@ -153,15 +173,32 @@ def cards_left(st: tuple) -> int:
 
 
 def _dominance_key(st: tuple) -> tuple:
-    # Everything but shields, held, samples and pattern sets.
-    return (st[0], st[1], st[4], st[7], st[8], st[9], st[10], st[11], st[ACTIVE])
+    # Everything but shields, held, samples, pattern sets and the heading.
+    return (st[SHIP], st[POD], st[ROT], st[HANDS], st[DECK], st[DISC], st[PASS2], st[ACTIVE])
+
+
+def _pending_cover(a: tuple, b: tuple) -> bool:
+    """Every pending Deep Scan flip of b has its own in a that may still go on
+    at least the same cards (an entry lists the cards it may no longer
+    flip)."""
+    if not b:
+        return True
+    if len(a) < len(b):
+        return False
+    return any(all(x & ~y == 0 for x, y in zip(perm, b, strict=False)) for perm in permutations(a, len(b)))
 
 
 def _dominates(a: tuple, b: tuple) -> bool:
     """State a is at least as good as b (same dominance key)."""
     if a[SHL] < b[SHL] or a[HELD] < b[HELD]:
         return False
+    # No heading [D11] allows every command a heading allows, and a command
+    # sets the next heading whatever the one before.
+    if a[HEAD] is not None and a[HEAD] != b[HEAD]:
+        return False
     if b[SAMPLES] & ~a[SAMPLES]:
+        return False
+    if a[PEND] != b[PEND] and not _pending_cover(a[PEND], b[PEND]):
         return False
     for x, y in zip(a[MASKS], b[MASKS], strict=True):
         if y & ~x:
@@ -248,15 +285,19 @@ def astar(
             continue
         if kind == UNREFINED and h.relaxed is not None:
             # Lazy refinement: the relaxed game's bound is dear, so it is worked
-            # out only for nodes about to be expanded, searched a little past the
-            # priority they were popped at; a node whose bound rises goes back.
+            # out only for nodes about to be expanded, searched one turn past
+            # the priority they were popped at; a node whose bound rises goes
+            # back, to be refined further if it is popped again.
             refinements += 1
-            cap = (p[1] if by_cards else p[0]) - eg1 + 2
+            cap = (p[1] if by_cards else p[0]) - eg1 + 1
             p2 = prio(st, eg1, eg2, cap)
             if p2 is None:
                 continue
             if p2 > p:
-                heapq.heappush(heap, (p2, seq, st, eg1, eg2, REFINED))
+                # A bound that reached the cap is only "at least": it is
+                # refined again, further, if the node is popped again.
+                capped = (p2[1] if by_cards else p2[0]) - eg1 >= cap
+                heapq.heappush(heap, (p2, seq, st, eg1, eg2, UNREFINED if capped else REFINED))
                 seq += 1
                 continue
         nodes += 1

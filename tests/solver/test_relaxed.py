@@ -10,7 +10,7 @@ from instances import near_earth
 from sensor_ghosts.generators.generate import generate_setup
 from sensor_ghosts.rules.state import initial_state
 from sensor_ghosts.solver import solve
-from sensor_ghosts.solver.model import HELD, ROT, SAMPLES, SHIP, SHL, Model
+from sensor_ghosts.solver.model import Model
 from sensor_ghosts.solver.search import INF, Heuristic
 
 
@@ -39,7 +39,7 @@ def test_relaxed_bound_is_at_least_the_grid_bound_at_the_start(seed, optimum):
     h = Heuristic(m)
     st = m.root_state()
     grid = -(-h.actions(st) // h.apt)
-    relaxed = h.relaxed.turns(st[SHIP], st[ROT], st[HELD], st[SHL], st[SAMPLES] & m.virus_bits)
+    relaxed = h.relaxed.turns(st)
     assert h.bounds(st, cap=INF)[0] == max(grid, relaxed)
     # The optima (deal mode, found by this solver and replayed through the
     # engine, see the README): the bound stays at or below them.
@@ -67,12 +67,12 @@ def test_cap_stops_the_search_early():
     m = Model(initial_state(setup, setup.deal), "deal")
     h = Heuristic(m)
     st = m.root_state()
-    full = h.relaxed.turns(st[SHIP], st[ROT], st[HELD], st[SHL], st[SAMPLES] & m.virus_bits)
+    full = h.relaxed.turns(st)
     h2 = Heuristic(Model(initial_state(setup, setup.deal), "deal"))
-    capped = h2.relaxed.turns(st[SHIP], st[ROT], st[HELD], st[SHL], st[SAMPLES] & m.virus_bits, cap=3)
+    capped = h2.relaxed.turns(st, cap=3)
     assert full > 3 and capped == 3
     # A capped answer is not mistaken for the exact one later.
-    assert h2.relaxed.turns(st[SHIP], st[ROT], st[HELD], st[SHL], st[SAMPLES] & m.virus_bits) == full
+    assert h2.relaxed.turns(st) == full
 
 
 @pytest.mark.parametrize(("seed", "optimum"), [(0, 10), (1, 11)])
