@@ -639,6 +639,12 @@ class Model:
         out.append((SHIELDS, None))
         return out
 
+    def wild_actions(self, b: Branch, flipped: frozenset) -> list[tuple]:
+        """The actions worth taking with the Wild or three cards: every action
+        but Peek, which a Shields action with the same cards (and the same top
+        card and arrow) always matches or beats: shields only help."""
+        return [a for a in self.actions(b, flipped) if a[0] != PEEK]
+
     def shiftable_rows(self, b: Branch) -> list[int]:
         """[D14] any row but the ship's (0-based indices); all when at Earth."""
         if b.ship == EARTH:
@@ -666,19 +672,25 @@ class Model:
                 elif k == KIND_SH:
                     acts = [(SHIELDS, None)]
                 else:
-                    acts = self.actions(b, flipped)
+                    acts = self.wild_actions(b, flipped)
             elif how == "pair":
                 acts = [(a, d) for a in (FLY, PEEK) for d in DIRECTIONS]
             else:
-                acts = self.actions(b, flipped)
+                acts = self.wild_actions(b, flipped)
             # One top per class of equivalent cards (module docstring).
             tops = []
-            seen = set()
-            for i, t in enumerate(toks):
-                c = self.tok_class(t)
-                if c not in seen:
-                    seen.add(c)
-                    tops.append(i)
+            if how == "triple" and not self.pod_variant:
+                # Without the pod, a card other than a Fly card on top leaves no
+                # heading, which allows all a heading allows [D11]: it is the
+                # only top worth trying when the three cards hold one.
+                tops = [i for i, t in enumerate(toks) if self.tok_kind[t] != KIND_FLY][:1]
+            if not tops:
+                seen = set()
+                for i, t in enumerate(toks):
+                    c = self.tok_class(t)
+                    if c not in seen:
+                        seen.add(c)
+                        tops.append(i)
             new_disc_base = tuple(sorted(dc + tuple(toks)))
             for i in tops:
                 order = tuple(played[:i] + played[i + 1 :] + played[i : i + 1])

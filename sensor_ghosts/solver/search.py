@@ -40,8 +40,7 @@ Why the search is exact:
   memory removal of the nearest token preserves the superset relation); more
   flip patterns are more choices for the planner; no heading ([D11]) allows
   every command a heading allows, and each command sets the heading after it
-  whatever the heading before; pending Deep Scan flips that can go on at least
-  the same cards are at least the same options. Bolstering beyond two shields is never
+  whatever the heading before. Bolstering beyond two shields is never
   generated for the same reason.
 * **Limits**: when a node, time or memory budget runs out the search stops and
   reports the smallest priority still open, a valid lower bound on the optimum.
@@ -55,9 +54,8 @@ import sys
 import time
 from collections.abc import Callable
 from dataclasses import dataclass
-from itertools import permutations
 
-from ..rules.geometry import EARTH
+from ..rules.geometry import DIRECTIONS, EARTH
 from .model import (
     ACTIVE,
     DECK,
@@ -174,36 +172,27 @@ def cards_left(st: tuple) -> int:
 
 def _dominance_key(st: tuple) -> tuple:
     # Everything but shields, held, samples, pattern sets and the heading.
-    return (st[SHIP], st[POD], st[ROT], st[HANDS], st[DECK], st[DISC], st[PASS2], st[ACTIVE])
+    return (st[SHIP], st[POD], st[ROT], st[HANDS], st[DECK], st[DISC], st[PASS2], st[ACTIVE], st[PEND])
 
 
-def _pending_cover(a: tuple, b: tuple) -> bool:
-    """Every pending Deep Scan flip of b has its own in a that may still go on
-    at least the same cards (an entry lists the cards it may no longer
-    flip)."""
-    if not b:
-        return True
-    if len(a) < len(b):
-        return False
-    return any(all(x & ~y == 0 for x, y in zip(perm, b, strict=False)) for perm in permutations(a, len(b)))
+_UNARY = (0, 1, 3, 7, 15)
+_ALLOWED = {None: 15}
 
 
-def _dominates(a: tuple, b: tuple) -> bool:
-    """State a is at least as good as b (same dominance key)."""
-    if a[SHL] < b[SHL] or a[HELD] < b[HELD]:
-        return False
-    # No heading [D11] allows every command a heading allows, and a command
-    # sets the next heading whatever the one before.
-    if a[HEAD] is not None and a[HEAD] != b[HEAD]:
-        return False
-    if b[SAMPLES] & ~a[SAMPLES]:
-        return False
-    if a[PEND] != b[PEND] and not _pending_cover(a[PEND], b[PEND]):
-        return False
-    for x, y in zip(a[MASKS], b[MASKS], strict=True):
-        if y & ~x:
-            return False
-    return True
+def _dominance_bits(st: tuple, directions: tuple) -> int:
+    """The parts of a state where more is better, as one bit set, so that "a is
+    at least as good as b" is ``b & ~a == 0``: per row the possible flip
+    patterns, the sample tokens still on the board, shields and held virus
+    samples in unary, and the directions a single Fly card may take (all of
+    them without a heading, [D11]; a command sets the next heading whatever
+    the one before)."""
+    x = 0
+    for m in st[MASKS]:
+        x = (x << 32) | m
+    head = st[HEAD]
+    allowed = 15 if head is None else 1 << directions.index(head)
+    x = (x << 35) | st[SAMPLES]
+    return (((x << 2) | _UNARY[st[SHL]]) << 4 | _UNARY[min(st[HELD], 4)]) << 4 | allowed
 
 
 def astar(
@@ -240,16 +229,17 @@ def astar(
 
     def dominated(st: tuple, g: tuple[int, int]) -> bool:
         key = _dominance_key(st)
+        bits = _dominance_bits(st, DIRECTIONS)
         lst = front.get(key)
         if lst is None:
-            front[key] = [st]
+            front[key] = [(bits, st)]
             return False
-        for other in lst:
-            if other is not st and _dominates(other, st):
+        for obits, other in lst:
+            if not bits & ~obits and other is not st:
                 og = best[other]
                 if og[0] <= g[0] and og[1] <= g[1]:
                     return True
-        lst.append(st)
+        lst.append((bits, st))
         return False
 
     for st, rec in roots:
