@@ -759,11 +759,19 @@ class Model:
             base = self.branch_of(st)
             base.shields += bolster
             base.held -= bolster
+            # A bolster pays only for shields this turn's flight spends: else
+            # the same turn without it leaves the virus held, to be spent at
+            # the start of any later turn, before any later flight.
+            useful_only = bolster and not self.options.second_action
             for c1 in self.commands(base, cards0, frozenset()):
                 order, act, arrow, pd, value, cards1, _ = c1
+                if useful_only and act[0] != FLY:
+                    continue
                 b1 = base.copy()
                 rec1 = self._cmd_record(b1, c1)
                 for b2, fl in self._run(b1, c1, frozenset()):
+                    if useful_only and b2.shields >= base.shields and not b2.won:
+                        continue
                     b3 = None
                     if self.options.second_action and not b2.won and b2.held >= 1:
                         b3 = b2.copy()  # before _finish, which may reuse b2

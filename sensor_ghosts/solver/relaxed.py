@@ -59,7 +59,7 @@ _DIRS = ((1, 0), (-1, 0), (0, -1), (0, 1))
 
 # Card flags.
 CAN_BOOST, CAN_STOP, NEEDS_SHIELDS, DEADLY = 1, 2, 4, 8
-# _USABLE[row][free]: rows from ``row`` up to 7 whose bit is clear in ``free``.
+# _NOT_FREE[free]: rows whose bit is clear in ``free``.
 # Credits the static bound (``_static_table``) counts one by one; its last layer
 # stands for that many or more.
 _CREDIT_LAYERS = 2
@@ -93,8 +93,7 @@ def _lines() -> list:
 
 
 _LINES = _lines()
-_USABLE = [[sum(1 for r in range(max(row, 1), 8) if not (free >> (r - 1)) & 1) for free in range(128)]
-           for row in range(8)]
+_NOT_FREE = [7 - bin(free).count("1") for free in range(128)]
 
 
 class RelaxedBound:
@@ -170,13 +169,7 @@ class RelaxedBound:
         ship = st[SHIP]
         if ship == EARTH:
             return 0
-        # Rows below the ship are free in the relaxed game: their rotation and
-        # faces do not matter, which lets more states share a cached answer.
-        below = ship[0] - 1
         rot, masks = st[ROT], st[MASKS]
-        if below:
-            rot = (0,) * below + rot[below:]
-            masks = (0,) * below + masks[below:]
         held, shields, vir = st[HELD], st[SHL], st[SAMPLES] & self.m.virus_bits
         credits = len(st[PEND])
         key = (ship, rot, masks, held, shields, vir, credits)
@@ -190,7 +183,7 @@ class RelaxedBound:
         self._cache[key] = (value, value < cap or value >= INF)
         return value
 
-    def _search(self, ship, rot, masks, held, shields, vir, credits: int = 0, cap: int = INF) -> int:
+    def _search(self, ship, rot0, masks, held, shields, vir, credits: int = 0, cap: int = INF) -> int:
         need = self.need
         flags = self.flags
         # Faces met on rows the relaxed path has not touched yet (see the module
@@ -207,29 +200,33 @@ class RelaxedBound:
                 opts.add((f, (vir >> (r * 5 + j)) & 1))
             free_opts.append(tuple(opts))
         held = min(held, 3)
-        # state: (pos, free rows, rows with optimistic faces, k_own, k_ahead,
-        # held, shields, Deep Scan credits earned in another row, credits earned
-        # in the ship's row). Pending Deep Scan flips of the model state are
-        # credits that may be spent on any row.
-        start = (ship, 0, 0, 0, 0, held, shields, credits, 0)
+        # state: (pos, rotations, rows with optimistic faces, held, shields,
+        # Deep Scan credits earned in another row, credits earned in the ship's
+        # row). Pending Deep Scan flips of the model state are credits too.
+        start = (ship, rot0, 0, held, shields, credits, 0)
         dist = {start: 0}
         # More shields and more credits never hurt: a state is skipped when one
         # reached no later has the same rest and at least as many of each (a
         # credit from another row being worth at least one from this row).
-        front: dict = {start[:6]: [(shields, credits, 0, 0)]}
+        front: dict = {start[:4]: [(shields, credits, 0, 0)]}
         grid = self._inner_bound(vir)
         tables: dict = {}
+        moved_of: dict = {rot0: 0}
         top = _CREDIT_LAYERS
 
         def hval(s2: tuple) -> int:
             # The larger of two admissible bounds: the grid distance through a
             # virus, and the static-rows distance with the credits at hand
-            # (each further credit costs a wait).
-            pos, fr = s2[0], s2[1]
-            t = tables.get(fr)
+            # (each further credit costs a wait). Rows whose rotation moved
+            # since the start count as free in the latter.
+            pos, r2 = s2[0], s2[1]
+            moved = moved_of.get(r2)
+            if moved is None:
+                moved = moved_of[r2] = sum(1 << i for i in range(7) if r2[i] != rot0[i])
+            t = tables.get(moved)
             if t is None:
-                t = tables[fr] = self._static_table(rot, fr)
-            k = s2[7] + s2[8]
+                t = tables[moved] = self._static_table(rot0, moved)
+            k = s2[5] + s2[6]
             i = _IDX[pos]
             if k >= top:
                 h = t[top][i]
@@ -239,7 +236,7 @@ class RelaxedBound:
                     x = t[j][i] + j - k
                     if x < h:
                         h = x
-            g = grid(pos, s2[5])
+            g = grid(pos, s2[3])
             return g if g > h else h
 
         h0 = hval(start)
@@ -257,17 +254,17 @@ class RelaxedBound:
                 return cap
             if dist[st] < g:
                 continue  # reached again more cheaply
-            pos, free0, opt0, k_own, k_ahead, hv, sh, cr0, crh0 = st
+            pos, rot, opt0, hv, sh, cr0, crh0 = st
             row = pos[0]  # the dock is in row 1 [D2]
             nxt: list = []
             if hv and sh < 2:
                 # bolster: a free edge
-                nxt.append(((pos, free0, opt0, k_own, k_ahead, hv - 1, sh + 1, cr0, crh0), g))
+                nxt.append(((pos, rot, opt0, hv - 1, sh + 1, cr0, crh0), g))
             g1 = g + 1
             for dr, dc in _DIRS:
-                work = [(pos, hv, sh, free0, opt0, cr0, crh0)]
+                work = [(pos, hv, sh, rot, opt0, cr0, crh0)]
                 while work:
-                    (r, c), h1, s1, free, opt, cr, crh = work.pop()
+                    (r, c), h1, s1, rt, opt, cr, crh = work.pop()
                     nr, nc = r + dr, c + dc
                     if (nr, nc) == EARTH:
                         if h1 >= need and g1 < best_goal:
@@ -277,64 +274,61 @@ class RelaxedBound:
                         continue
                     ri = nr - 1
                     bit = 1 << ri
-                    if free & bit or nr < row:
-                        choices = [(free_opts[ri], free, cr, crh)]
-                    else:
-                        off = k_own if nr == row else (k_ahead if nr == row + 1 else 0)
-                        j = (nc - 1 + rot[ri] + off) % 5
-                        # A row entered or re-scanned earlier on this path meets
-                        # either face; an untouched row meets the face its
-                        # patterns allow.
-                        f = flags[ri][j] if opt & bit else exact[ri][j]
-                        choices = [] if f & DEADLY else [(((f, (vir >> (ri * 5 + j)) & 1),), free, cr, crh)]
-                        # Spend a Deep Scan credit: this row was shifted or a
-                        # card of it flipped earlier. A Deep Scan never shifts
-                        # the ship's own row [D14], so a credit earned in the
-                        # ship's row does not free it...
-                        if crh and nr != row:
-                            choices.append((free_opts[ri], free | bit, cr, crh - 1))
-                        elif cr:
-                            choices.append((free_opts[ri], free | bit, cr - 1, crh))
-                        elif crh and not opt & bit:
-                            # ... but it may flip a card there: either face.
-                            g = flags[ri][j]
-                            if not g & DEADLY:
-                                choices.append((((g, (vir >> (ri * 5 + j)) & 1),), free, cr, crh - 1))
+                    # A row entered or re-scanned earlier on this path meets
+                    # either face; an untouched row meets the face its
+                    # patterns allow.
+                    faces = flags[ri] if opt & bit else exact[ri]
+                    j = (nc - 1 + rt[ri]) % 5
+                    choices = [(faces[j], j, rt, cr, crh)]
+                    if cr or crh:
+                        # Spend Deep Scan credits: the row was shifted (s
+                        # places) or a card of it flipped earlier. A Deep Scan
+                        # never shifts the ship's own row [D14], so a credit
+                        # earned in this row only flips there; credits from
+                        # this row go first (the others can do more).
+                        shiftable = cr + (crh if nr != row else 0)
+                        for sft in range(min(shiftable, 4) + 1):
+                            use_h = min(sft, crh) if nr != row else 0
+                            c_left, h_left = cr - (sft - use_h), crh - use_h
+                            js = (j + sft) % 5
+                            rs = rt if not sft else rt[:ri] + ((rt[ri] + sft) % 5,) + rt[ri + 1:]
+                            if sft:
+                                choices.append((faces[js], js, rs, c_left, h_left))
+                            if h_left:
+                                choices.append((flags[ri][js], js, rs, c_left, h_left - 1))
+                            elif c_left:
+                                choices.append((flags[ri][js], js, rs, c_left - 1, h_left))
                     # Entering a card turns it over: the row is touched.
                     opt |= bit
-                    for opts, fr, c2, ch2 in choices:
-                        for f, v in opts:
-                            s2 = s1
-                            if f & NEEDS_SHIELDS:
-                                if s1 < 2:
-                                    continue
-                                s2 = 0
-                            h2 = h1 + v if h1 < 3 else 3
-                            if f & CAN_STOP:
-                                # Land on (nr, nc): the same row keeps its offsets.
-                                if nr == row:
-                                    nxt.append((((nr, nc), fr, _rescanned(opt, nr), k_own,
-                                                 (k_ahead + 1) % 5 if nr < 7 else k_ahead,
-                                                 h2, s2, c2, ch2), g1))
-                                else:
-                                    nxt.append((self._land(pos, fr, opt, k_own, k_ahead, (nr, nc), h2, s2,
-                                                           c2 + ch2), g1))
-                            if f & CAN_BOOST:
-                                work.append(((nr, nc), h2, s2, fr, opt, c2, ch2))
+                    for f, jj, rs, c2, ch2 in choices:
+                        if f & DEADLY:
+                            continue
+                        s2 = s1
+                        if f & NEEDS_SHIELDS:
+                            if s1 < 2:
+                                continue
+                            s2 = 0
+                        h2 = h1 + ((vir >> (ri * 5 + jj)) & 1) if h1 < 3 else 3
+                        if f & CAN_STOP:
+                            # Credits earned in the ship's row become
+                            # spendable anywhere once it has left that row.
+                            if nr == row:
+                                nxt.append((_end_turn(nr, nc, rs, opt, h2, s2, c2, ch2), g1))
+                            else:
+                                nxt.append((_end_turn(nr, nc, rs, opt, h2, s2, c2 + ch2, 0), g1))
+                        if f & CAN_BOOST:
+                            work.append(((nr, nc), h2, s2, rs, opt, c2, ch2))
             # Waits: any non-Fly turn. The re-scan shifts the row ahead; a Deep
             # Scan may shift the row ahead once more, or another row or a card:
             # that is kept as a credit, spent on the row it was for when the
-            # ship first meets it (deciding late only adds options); a Shields
+            # ship next meets it (deciding late only adds options); a Shields
             # action adds a shield.
-            ka = (k_ahead + 1) % 5 if row + 1 <= 7 else k_ahead
-            opt1 = _rescanned(opt0, row)
-            nxt.append(((pos, free0, opt1, k_own, ka, hv, min(2, sh + 1), cr0, crh0), g1))
+            pos1, rot1, opt1 = _end_turn(pos[0], pos[1], rot, opt0, hv, sh, cr0, crh0)[:3]
+            nxt.append(((pos1, rot1, opt1, hv, min(2, sh + 1), cr0, crh0), g1))
             if row + 1 <= 7:
-                nxt.append(((pos, free0, opt1, k_own, (ka + 1) % 5, hv, sh, cr0, crh0), g1))
-            # A credit is only worth earning while some row it could free is left
-            # (the ship's row and those above it that are not free yet).
-            if cr0 + crh0 < _USABLE[row][free0]:
-                nxt.append(((pos, free0, opt1, k_own, ka, hv, sh, cr0, crh0 + 1), g1))
+                rot2 = rot1[:row] + ((rot1[row] + 1) % 5,) + rot1[row + 1:]
+                nxt.append(((pos1, rot2, opt1, hv, sh, cr0, crh0), g1))
+            nxt.append(((pos1, rot1, opt1, hv, sh, cr0, crh0 + 1), g1))
             limit = best_goal if best_goal < cap else cap
             for s2, g2 in nxt:
                 if dist.get(s2, INF) <= g2:
@@ -343,8 +337,8 @@ class RelaxedBound:
                 if f2 >= limit:
                     truncated = truncated or f2 >= cap
                     continue
-                k = s2[:6]
-                a, b, c = s2[6], s2[7], s2[8]
+                k = s2[:4]
+                a, b, c = s2[4], s2[5], s2[6]
                 lst = front.get(k)
                 if lst is None:
                     front[k] = [(a, b, c, g2)]
@@ -468,39 +462,13 @@ class RelaxedBound:
 
         return hval
 
-    @staticmethod
-    def _land(pos, free, opt, k_own, k_ahead, new, hv, sh, cr) -> tuple:
-        """The relaxed state after an action that ends on ``new`` in another row
-        than ``pos`` (landing in the same row keeps the offsets, see
-        ``_search``); then the re-scan shifts the row ahead of ``new``. Credits
-        ``cr`` all become spendable anywhere: the ship has left their row."""
-        row, nrow = pos[0], new[0]
-        if nrow > row:
-            if nrow == row + 1:
-                ko, ka = k_ahead, 0
-            else:
-                if k_ahead and row + 1 <= 7:
-                    free |= 1 << row
-                ko, ka = 0, 0
-            # Rows below the ship are always treated as free (optimistic), so
-            # their bits need not be kept.
-            free &= ~((1 << (nrow - 1)) - 1)
-        else:
-            # Moving down: the rows from the new one up to the old row ahead
-            # lose their tracked offsets and become free.
-            for r in range(nrow, min(row + 1, 7) + 1):
-                free |= 1 << (r - 1)
-            ko, ka = 0, 0
-        if nrow + 1 <= 7:
-            ka = (ka + 1) % 5
-        # Bits of free rows and of rows below the ship mean nothing: cleared so
-        # that equal relaxed states compare equal.
-        opt = _rescanned(opt, nrow) & ~free & ~((1 << (nrow - 1)) - 1)
-        return (new, free, opt, ko, ka, hv, sh, cr, 0)
 
-
-
-def _rescanned(opt: int, row: int) -> int:
-    """The end of a turn with the ship in ``row``: the re-scan flips cards of
-    the row two ahead (§8), whose faces are no longer known."""
-    return opt | (1 << (row + 1)) if row + 2 <= 7 else opt
+def _end_turn(nr: int, nc: int, rot: tuple, opt: int, hv: int, sh: int, cr: int, crh: int) -> tuple:
+    """The relaxed state after a turn that ends with the ship on (nr, nc): the
+    re-scan shifts the row ahead (§8) and flips cards of the row two ahead,
+    whose faces are then no longer known."""
+    if nr + 1 <= 7:
+        rot = rot[:nr] + ((rot[nr] + 1) % 5,) + rot[nr + 1:]
+    if nr + 2 <= 7:
+        opt |= 1 << (nr + 1)
+    return ((nr, nc), rot, opt, hv, sh, cr, crh)
