@@ -210,6 +210,7 @@ class RelaxedBound:
         # credit from another row being worth at least one from this row).
         front: dict = {start[:4]: [(shields, credits, 0, 0)]}
         grid = self._inner_bound(vir)
+        to_earth = self.m.to_earth
         tables: dict = {}
         moved_of: dict = {rot0: 0}
         top = _CREDIT_LAYERS
@@ -333,7 +334,26 @@ class RelaxedBound:
             for s2, g2 in nxt:
                 if dist.get(s2, INF) <= g2:
                     continue
-                f2 = g2 + hval(s2)
+                # hval(s2), written out: this loop is the solver's hottest.
+                pos2, r2, hv2 = s2[0], s2[1], s2[3]
+                moved = moved_of.get(r2)
+                if moved is None:
+                    moved = moved_of[r2] = sum(1 << i for i in range(7) if r2[i] != rot0[i])
+                t = tables.get(moved)
+                if t is None:
+                    t = tables[moved] = self._static_table(rot0, moved)
+                k = s2[5] + s2[6]
+                i = _IDX[pos2]
+                if k >= top:
+                    h = t[top][i]
+                else:
+                    h = t[k][i]
+                    for jk in range(k + 1, top + 1):
+                        x = t[jk][i] + jk - k
+                        if x < h:
+                            h = x
+                x = to_earth[pos2] if hv2 >= need else grid(pos2, hv2)
+                f2 = g2 + (x if x > h else h)
                 if f2 >= limit:
                     truncated = truncated or f2 >= cap
                     continue
