@@ -2,36 +2,36 @@
 
 The search (``search.Heuristic``) needs a lower bound on the turns still needed
 that is close to the truth: every turn of slack multiplies the states A* must
-look at. This bound solves a smaller game exactly, by A* (guided by the model's
-grid distance, ``_inner_bound``) over *relaxed states* ``(ship cell, free rows, rotation offset of the ship's row and
-of the row ahead, held virus samples, shields, Deep Scan credits)``. One relaxed
-edge is one turn (a Fly action, or any other action: a "wait"); spending a held
-virus on a shield (bolster) is a free edge.
+look at. This bound solves a smaller game exactly, by A* over *relaxed states*
+``(ship cell, rotation of every row, rows whose faces are no longer known,
+held virus samples, shields, Deep Scan credits)``. Cards, hands and the deck
+are left out. One relaxed edge is one turn (a Fly action, or any other action:
+a "wait"); spending a held virus on a shield (bolster) is a free edge.
 
 Why every real plan maps onto a relaxed path of no more turns (so the relaxed
 optimum is admissible), rule by rule:
 
-* **Rotations are tracked, not guessed.** A row turns only when a re-scan
-  shifts it (it is the row ahead of the ship at the end of a turn, §8) or a
-  Deep Scan shifts it (§5). The relaxed path counts the re-scan shifts of the
-  ship's row and of the row ahead as offsets. A row above them keeps its
-  current rotation until a Deep Scan shifts it. A row is *free* (any rotation,
-  any of its cards may be met: optimistic) once its offset is no longer
-  tracked, and every row below the ship is treated as free. So on a row that
-  is not free the card met at a column is exactly the real one.
-* **Deep Scan.** A wait may shift the row ahead once more, or earn a *credit*:
-  the credit may be spent when the ship first meets a row that is not free,
-  making it free (the real Deep Scan shifted it earlier; deciding which row
-  late only adds options). A Deep Scan cannot shift the ship's row [D14], so a
-  credit earned while the ship stays in a row is not spent on that row until
-  the ship has left it. A Deep Scan flip changes nothing here, faces being
-  optimistic.
-* **Faces are optimistic.** Entering a card meets its down side (§5). A card
-  may boost if either side is B, and may be stopped on unless both sides are B
-  (a B/B card always boosts). A card whose sides are both A or O (one of them
-  A; or, in low memory mode §11, any mix) needs two shields, which drop to 0; a
-  card that is O on both sides kills outside low memory mode. Gaps and
-  off-grid cells kill ([D20], [D25]).
+* **Rotations are tracked exactly.** A row turns only when a re-scan shifts it
+  (it is the row ahead of the ship at the end of a turn, §8) or a Deep Scan
+  shifts it (§5). The relaxed path applies every re-scan shift; a wait may
+  shift the row ahead once more (a Deep Scan on it).
+* **Deep Scan credits.** Any other Deep Scan (a shift of another row, or a
+  flip) is a wait that earns a *credit*. When the ship next meets a row it may
+  spend credits: each shifts that row one place, or flips the card met (either
+  face). The real Deep Scan happened earlier; applying it at the next meeting
+  is the same for everything the ship meets, and deciding late only adds
+  options. A Deep Scan cannot shift the ship's row [D14], so a credit earned
+  while the ship stays in a row only flips a card of that row until the ship
+  has left it. Pending Deep Scan flips of the model state are credits.
+* **Faces.** Entering a card turns it over and meets its other side (§5). On a
+  row the relaxed path has not entered and no re-scan has flipped since the
+  start (the re-scan flips cards of the row two ahead at the end of each turn),
+  the face met is exactly what the model state's flip patterns allow (a lazy
+  flip may still go either way: then both). Elsewhere faces are optimistic: a
+  card may boost if either side is B, and may be stopped on unless both sides
+  are B. A card whose faces met are A or O (one of them A; or, in low memory
+  mode §11, any mix) needs two shields, which drop to 0; a card that is only O
+  kills outside low memory mode. Gaps and off-grid cells kill ([D20], [D25]).
 * **Samples.** Entering a card that still carries a virus token adds a held
   virus ([D13]); Earth wants ``need`` of them ([D12]). A relaxed path may count a
   token twice by coming back to it, which is optimistic.
@@ -39,6 +39,10 @@ optimum is admissible), rule by rule:
   held virus each), never above 2 ([D9]). More shields or credits never hurt,
   so a relaxed state is dropped when one reached no later has the same rest and
   at least as many of both.
+
+The relaxed search is itself guided by two admissible bounds: the model's grid
+distance through a virus (``_inner_bound``), and a distance over cells where
+the rows two or more ahead keep their rotation (``_static_table``).
 
 It is used only where one action is one turn (no §12 second action); the
 escape pod's part of the bound stays in ``search.Heuristic``. The search can be
