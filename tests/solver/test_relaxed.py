@@ -32,7 +32,12 @@ def test_bound_never_exceeds_the_turns_left_on_an_optimal_plan(seed):
         assert _bound(s) <= total - i, (seed, i)
 
 
-@pytest.mark.parametrize(("seed", "optimum"), [(0, 10), (1, 11)])
+# Optima of whole generated setups (deal mode), found by this solver and kept
+# as plans in tests/solver/data/ (replayed below).
+OPTIMA = [(0, 10), (1, 11), (2, 11), (3, 10), (6, 10), (9, 10)]
+
+
+@pytest.mark.parametrize(("seed", "optimum"), OPTIMA)
 def test_relaxed_bound_is_at_least_the_grid_bound_at_the_start(seed, optimum):
     setup = generate_setup(seed=seed)
     m = Model(initial_state(setup, setup.deal), "deal")
@@ -41,9 +46,11 @@ def test_relaxed_bound_is_at_least_the_grid_bound_at_the_start(seed, optimum):
     grid = -(-h.actions(st) // h.apt)
     relaxed = h.relaxed.turns(st)
     assert h.bounds(st, cap=INF)[0] == max(grid, relaxed)
-    # The optima (deal mode, found by this solver and replayed through the
-    # engine, see the README): the bound stays at or below them.
+    # The bound stays at or below the optimum, and within one turn of it: a
+    # looser relaxation (rows freed by a Deep Scan, faces always optimistic)
+    # falls two to four turns short on these setups.
     assert grid < relaxed <= optimum
+    assert relaxed >= optimum - 1
 
 
 def test_one_step_from_earth_with_a_virus_is_one_turn():
@@ -75,10 +82,10 @@ def test_cap_stops_the_search_early():
     assert h2.relaxed.turns(st) == full
 
 
-@pytest.mark.parametrize(("seed", "optimum"), [(0, 10), (1, 11)])
+@pytest.mark.parametrize(("seed", "optimum"), OPTIMA)
 def test_bound_along_a_whole_optimal_game(seed, optimum):
-    # Optimal plans for whole generated setups, found by this solver (about 17 s
-    # and 1.3 s; `sensor-ghosts solve` on `generate --seed N`) and kept as turn
+    # Optimal plans for whole generated setups, found by this solver (0.3 s to
+    # 17 s each; `sensor-ghosts solve` on `generate --seed N`) and kept as turn
     # text. Replayed here through the rules engine, the plan must win in
     # `optimum` turns, and the bound must never exceed the turns still to play.
     from pathlib import Path
