@@ -129,6 +129,8 @@ class RelaxedBound:
         self._cache: dict = {}
         self._exact_cache: dict = {}
         self._static_cache: dict = {}
+        self._learned: dict = {}
+        self._ctx_ids: dict = {}
         self._any_stop = [any(f & CAN_STOP and not f & DEADLY for f in row) for row in self.flags]
         self._any_boost = [any(f & CAN_BOOST and not f & DEADLY for f in row) for row in self.flags]
 
@@ -244,7 +246,23 @@ class RelaxedBound:
             g = grid(pos, s2[3])
             return g if g > h else h
 
-        h0 = hval(start)
+        # Lower bounds learned by earlier searches (``_learn``), for states of
+        # the same face context: the faces each row may show, and the viruses.
+        learned = self._learned
+        ctx_of: dict = {}
+
+        def ctx(opt: int) -> int:
+            c = ctx_of.get(opt)
+            if c is None:
+                faces = (tuple(tuple(flags[r]) if (opt >> r) & 1 else tuple(exact[r]) for r in range(7)), vir)
+                c = ctx_of[opt] = self._ctx_ids.setdefault(faces, len(self._ctx_ids))
+            return c
+
+        def done(value: int) -> int:
+            self._learn(dist, ctx, value)
+            return value
+
+        h0 = max(hval(start), learned.get((start, ctx(0)), 0))
         if h0 >= cap:
             return cap
         heap = [(h0, 0, start)]
@@ -254,9 +272,9 @@ class RelaxedBound:
             fst, g, st = heappop(heap)
             g = -g
             if fst >= best_goal:
-                return best_goal
+                return done(best_goal)
             if fst >= cap:
-                return cap
+                return done(cap)
             if dist[st] < g:
                 continue  # reached again more cheaply
             pos, rot, opt0, hv, sh, cr0, crh0 = st
@@ -358,6 +376,9 @@ class RelaxedBound:
                             h = x
                 x = to_earth[pos2] if hv2 >= need else grid(pos2, hv2)
                 f2 = g2 + (x if x > h else h)
+                x = learned.get((s2, ctx(s2[2])))
+                if x is not None and g2 + x > f2:
+                    f2 = g2 + x
                 if f2 >= limit:
                     truncated = truncated or f2 >= cap
                     continue
@@ -378,8 +399,23 @@ class RelaxedBound:
                 dist[s2] = g2
                 heappush(heap, (f2, -g2, s2))
         if best_goal < INF:
-            return min(best_goal, cap)
-        return cap if truncated else INF
+            return done(min(best_goal, cap))
+        return done(cap if truncated else INF)
+
+    def _learn(self, dist: dict, ctx, value: int) -> None:
+        """A search from S ended with "the optimum from S is (at least)
+        ``value``". Then every state s it reached with cost g(s) needs at least
+        ``value - g(s)`` more turns: a shorter way on from s would give a
+        shorter way from S. Kept per face context, for later searches."""
+        learned = self._learned
+        if len(learned) > 1_000_000:
+            learned.clear()
+        for st, g in dist.items():
+            v = value - g
+            if v > 1:
+                key = (st, ctx(st[2]))
+                if learned.get(key, 0) < v:
+                    learned[key] = v
 
     def _static_table(self, rot: tuple, free: int) -> list:
         """A second bound for the inner search: fewest Fly actions to Earth from
@@ -390,6 +426,9 @@ class RelaxedBound:
         ``rot`` (only a Deep Scan shifts it, which costs a credit) and shows
         either face of the card there. Waits, shields and samples are ignored,
         so it never exceeds the relaxed game's own distance."""
+        # A free row's rotation does not matter: left out of the key.
+        if free:
+            rot = tuple(0 if (free >> i) & 1 else rot[i] for i in range(7))
         key = (rot, free)
         got = self._static_cache.get(key)
         if got is not None:
