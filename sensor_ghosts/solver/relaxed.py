@@ -22,7 +22,8 @@ optimum is admissible), rule by rule:
   is the same for everything the ship meets, and deciding late only adds
   options. A Deep Scan cannot shift the ship's row [D14], so a credit earned
   while the ship stays in a row only flips a card of that row until the ship
-  has left it. Pending Deep Scan flips of the model state are credits.
+  has left it. Pending Deep Scan flips of the model state are credits that
+  only flip.
 * **Faces.** Entering a card turns it over and meets its other side (§5). On a
   row the relaxed path has not entered and no re-scan has flipped since the
   start (the re-scan flips cards of the row two ahead at the end of each turn),
@@ -208,13 +209,14 @@ class RelaxedBound:
         held = min(held, 3)
         # state: (pos, rotations, rows with optimistic faces, held, shields,
         # Deep Scan credits earned in another row, credits earned in the ship's
-        # row). Pending Deep Scan flips of the model state are credits too.
-        start = (ship, rot0, 0, held, shields, credits, 0)
+        # row, flips only). The model state's pending Deep Scan flips are
+        # credits that only flip.
+        start = (ship, rot0, 0, held, shields, 0, 0, credits)
         dist = {start: 0}
         # More shields and more credits never hurt: a state is skipped when one
         # reached no later has the same rest and at least as many of each (a
         # credit from another row being worth at least one from this row).
-        front: dict = {start[:4]: [(shields, credits, 0, 0)]}
+        front: dict = {start[:4]: [(shields, 0, 0, credits, 0)]}
         grid = self._inner_bound(vir)
         to_earth = self.m.to_earth
         tables: dict = {}
@@ -233,7 +235,7 @@ class RelaxedBound:
             t = tables.get(moved)
             if t is None:
                 t = tables[moved] = self._static_table(rot0, moved)
-            k = s2[5] + s2[6]
+            k = s2[5] + s2[6] + s2[7]
             i = _IDX[pos]
             if k >= top:
                 h = t[top][i]
@@ -277,17 +279,17 @@ class RelaxedBound:
                 return done(cap)
             if dist[st] < g:
                 continue  # reached again more cheaply
-            pos, rot, opt0, hv, sh, cr0, crh0 = st
+            pos, rot, opt0, hv, sh, cr0, crh0, fo0 = st
             row = pos[0]  # the dock is in row 1 [D2]
             nxt: list = []
             if hv and sh < 2:
                 # bolster: a free edge
-                nxt.append(((pos, rot, opt0, hv - 1, sh + 1, cr0, crh0), g))
+                nxt.append(((pos, rot, opt0, hv - 1, sh + 1, cr0, crh0, fo0), g))
             g1 = g + 1
             for dr, dc in _DIRS:
-                work = [(pos, hv, sh, rot, opt0, cr0, crh0)]
+                work = [(pos, hv, sh, rot, opt0, cr0, crh0, fo0)]
                 while work:
-                    (r, c), h1, s1, rt, opt, cr, crh = work.pop()
+                    (r, c), h1, s1, rt, opt, cr, crh, fo = work.pop()
                     nr, nc = r + dr, c + dc
                     if (nr, nc) == EARTH:
                         if h1 >= need and g1 < best_goal:
@@ -302,8 +304,8 @@ class RelaxedBound:
                     # patterns allow.
                     faces = flags[ri] if opt & bit else exact[ri]
                     j = (nc - 1 + rt[ri]) % 5
-                    choices = [(faces[j], j, rt, cr, crh)]
-                    if cr or crh:
+                    choices = [(faces[j], j, rt, cr, crh, fo)]
+                    if cr or crh or fo:
                         # Spend Deep Scan credits: the row was shifted (s
                         # places) or a card of it flipped earlier. A Deep Scan
                         # never shifts the ship's own row [D14], so a credit
@@ -316,14 +318,16 @@ class RelaxedBound:
                             js = (j + sft) % 5
                             rs = rt if not sft else rt[:ri] + ((rt[ri] + sft) % 5,) + rt[ri + 1:]
                             if sft:
-                                choices.append((faces[js], js, rs, c_left, h_left))
-                            if h_left:
-                                choices.append((flags[ri][js], js, rs, c_left, h_left - 1))
+                                choices.append((faces[js], js, rs, c_left, h_left, fo))
+                            if fo:
+                                choices.append((flags[ri][js], js, rs, c_left, h_left, fo - 1))
+                            elif h_left:
+                                choices.append((flags[ri][js], js, rs, c_left, h_left - 1, fo))
                             elif c_left:
-                                choices.append((flags[ri][js], js, rs, c_left - 1, h_left))
+                                choices.append((flags[ri][js], js, rs, c_left - 1, h_left, fo))
                     # Entering a card turns it over: the row is touched.
                     opt |= bit
-                    for f, jj, rs, c2, ch2 in choices:
+                    for f, jj, rs, c2, ch2, fo2 in choices:
                         if f & DEADLY:
                             continue
                         s2 = s1
@@ -336,22 +340,22 @@ class RelaxedBound:
                             # Credits earned in the ship's row become
                             # spendable anywhere once it has left that row.
                             if nr == row:
-                                nxt.append((_end_turn(nr, nc, rs, opt, h2, s2, c2, ch2), g1))
+                                nxt.append((_end_turn(nr, nc, rs, opt, h2, s2, c2, ch2, fo2), g1))
                             else:
-                                nxt.append((_end_turn(nr, nc, rs, opt, h2, s2, c2 + ch2, 0), g1))
+                                nxt.append((_end_turn(nr, nc, rs, opt, h2, s2, c2 + ch2, 0, fo2), g1))
                         if f & CAN_BOOST:
-                            work.append(((nr, nc), h2, s2, rs, opt, c2, ch2))
+                            work.append(((nr, nc), h2, s2, rs, opt, c2, ch2, fo2))
             # Waits: any non-Fly turn. The re-scan shifts the row ahead; a Deep
             # Scan may shift the row ahead once more, or another row or a card:
             # that is kept as a credit, spent on the row it was for when the
             # ship next meets it (deciding late only adds options); a Shields
             # action adds a shield.
-            pos1, rot1, opt1 = _end_turn(pos[0], pos[1], rot, opt0, hv, sh, cr0, crh0)[:3]
-            nxt.append(((pos1, rot1, opt1, hv, min(2, sh + 1), cr0, crh0), g1))
+            pos1, rot1, opt1 = _end_turn(pos[0], pos[1], rot, opt0, hv, sh, cr0, crh0, fo0)[:3]
+            nxt.append(((pos1, rot1, opt1, hv, min(2, sh + 1), cr0, crh0, fo0), g1))
             if row + 1 <= 7:
                 rot2 = rot1[:row] + ((rot1[row] + 1) % 5,) + rot1[row + 1:]
-                nxt.append(((pos1, rot2, opt1, hv, sh, cr0, crh0), g1))
-            nxt.append(((pos1, rot1, opt1, hv, sh, cr0, crh0 + 1), g1))
+                nxt.append(((pos1, rot2, opt1, hv, sh, cr0, crh0, fo0), g1))
+            nxt.append(((pos1, rot1, opt1, hv, sh, cr0, crh0 + 1, fo0), g1))
             limit = best_goal if best_goal < cap else cap
             for s2, g2 in nxt:
                 if dist.get(s2, INF) <= g2:
@@ -364,7 +368,7 @@ class RelaxedBound:
                 t = tables.get(moved)
                 if t is None:
                     t = tables[moved] = self._static_table(rot0, moved)
-                k = s2[5] + s2[6]
+                k = s2[5] + s2[6] + s2[7]
                 i = _IDX[pos2]
                 if k >= top:
                     h = t[top][i]
@@ -383,16 +387,17 @@ class RelaxedBound:
                     truncated = truncated or f2 >= cap
                     continue
                 k = s2[:4]
-                a, b, c = s2[4], s2[5], s2[6]
+                a, b, c, d = s2[4], s2[5], s2[6], s2[7]
                 lst = front.get(k)
                 if lst is None:
-                    front[k] = [(a, b, c, g2)]
+                    front[k] = [(a, b, c, d, g2)]
                 else:
-                    for x, y, z, gx in lst:
-                        if gx <= g2 and x >= a and y >= b and y + z >= b + c:
+                    for x, y, z, w, gx in lst:
+                        # credits: general >= this row's >= flips only
+                        if gx <= g2 and x >= a and y >= b and y + z >= b + c and y + z + w >= b + c + d:
                             break
                     else:
-                        lst.append((a, b, c, g2))
+                        lst.append((a, b, c, d, g2))
                         dist[s2] = g2
                         heappush(heap, (f2, -g2, s2))
                     continue
@@ -526,7 +531,7 @@ class RelaxedBound:
         return hval
 
 
-def _end_turn(nr: int, nc: int, rot: tuple, opt: int, hv: int, sh: int, cr: int, crh: int) -> tuple:
+def _end_turn(nr: int, nc: int, rot: tuple, opt: int, hv: int, sh: int, cr: int, crh: int, fo: int) -> tuple:
     """The relaxed state after a turn that ends with the ship on (nr, nc): the
     re-scan shifts the row ahead (§8) and flips cards of the row two ahead,
     whose faces are then no longer known."""
@@ -534,4 +539,4 @@ def _end_turn(nr: int, nc: int, rot: tuple, opt: int, hv: int, sh: int, cr: int,
         rot = rot[:nr] + ((rot[nr] + 1) % 5,) + rot[nr + 1:]
     if nr + 2 <= 7:
         opt |= 1 << (nr + 1)
-    return ((nr, nc), rot, opt, hv, sh, cr, crh)
+    return ((nr, nc), rot, opt, hv, sh, cr, crh, fo)
