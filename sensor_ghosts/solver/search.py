@@ -120,6 +120,11 @@ class Heuristic:
             t = max(t, r)
             if self.turns_bound_cards:
                 a = max(a, t)
+        # Every turn but the last draws at least one card (the active player
+        # plays one, [D10], and refills, §7); on the second pass an empty deck
+        # at a draw loses. So at most len(deck) + 1 turns are left.
+        if st[PASS2] and t > len(st[DECK]) + 1:
+            return INF, INF
         return t, a
 
     def actions(self, st: tuple) -> int:
