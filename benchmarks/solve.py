@@ -57,6 +57,7 @@ def _pct(xs: list[float], q: float) -> float:
 def run(kind: str, mode: str, n: int, timeout: float) -> None:
     insts = _setups(kind, n)
     times, turns, statuses = [], Counter(), Counter()
+    by_turns: dict[int, list[float]] = {}
     replayed = 0
     probs = []
     for inst in insts:
@@ -71,6 +72,7 @@ def run(kind: str, mode: str, n: int, timeout: float) -> None:
         if r.plan is not None:
             replayed += 1  # solve() replays every plan before returning it
             turns[r.turns] += 1
+            by_turns.setdefault(r.turns, []).append(times[-1])
         if r.win_probability is not None:
             probs.append(r.win_probability)
     rss = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
@@ -87,6 +89,9 @@ def run(kind: str, mode: str, n: int, timeout: float) -> None:
     if turns:
         print("optimal turns  " + ", ".join(f"{t}: {c}" for t, c in sorted(turns.items())))
         print(f"plans replayed {replayed}/{statuses['solved']}")
+        # Growth with the size of the answer: solved instances by optimal turns.
+        print("median time by optimal turns  " + ", ".join(
+            f"{t}: {statistics.median(v) * 1000:.0f} ms (n={len(v)})" for t, v in sorted(by_turns.items())))
     if probs:
         print(f"win probability (exact ones) median {statistics.median(probs):.3f}")
 
@@ -126,8 +131,6 @@ def main() -> None:
     print("command: python " + " ".join(sys.argv))
     for kind in a.variants.split(","):
         for mode in a.modes.split(","):
-            if kind == "4p" and mode == "expected":
-                pass
             n = a.n if kind in ("solo", "near") else a.n_variants
             run(kind, mode, n, a.timeout)
     if a.cross_check:
