@@ -211,7 +211,9 @@ class RelaxedBound:
         # Deep Scan credits earned in another row, credits earned in the ship's
         # row, flips only). The model state's pending Deep Scan flips are
         # credits that only flip.
-        start = (ship, rot0, 0, held, shields, 0, 0, credits)
+        # Rotations are packed three bits a row (hashing an int is cheap).
+        rot0i = sum(v << (3 * i) for i, v in enumerate(rot0))
+        start = (ship, rot0i, 0, held, shields, 0, 0, credits)
         dist = {start: 0}
         # More shields and more credits never hurt: a state is skipped when one
         # reached no later has the same rest and at least as many of each (a
@@ -220,7 +222,7 @@ class RelaxedBound:
         grid = self._inner_bound(vir)
         to_earth = self.m.to_earth
         tables: dict = {}
-        moved_of: dict = {rot0: 0}
+        moved_of: dict = {rot0i: 0}
         top = _CREDIT_LAYERS
 
         def hval(s2: tuple) -> int:
@@ -231,7 +233,7 @@ class RelaxedBound:
             pos, r2 = s2[0], s2[1]
             moved = moved_of.get(r2)
             if moved is None:
-                moved = moved_of[r2] = sum(1 << i for i in range(7) if r2[i] != rot0[i])
+                moved = moved_of[r2] = _moved(r2 ^ rot0i)
             t = tables.get(moved)
             if t is None:
                 t = tables[moved] = self._static_table(rot0, moved)
@@ -303,7 +305,7 @@ class RelaxedBound:
                     # either face; an untouched row meets the face its
                     # patterns allow.
                     faces = flags[ri] if opt & bit else exact[ri]
-                    j = (nc - 1 + rt[ri]) % 5
+                    j = (nc - 1 + ((rt >> (3 * ri)) & 7)) % 5
                     choices = [(faces[j], j, rt, cr, crh, fo)]
                     if cr or crh or fo:
                         # Spend Deep Scan credits: the row was shifted (s
@@ -316,7 +318,7 @@ class RelaxedBound:
                             use_h = min(sft, crh) if nr != row else 0
                             c_left, h_left = cr - (sft - use_h), crh - use_h
                             js = (j + sft) % 5
-                            rs = rt if not sft else rt[:ri] + ((rt[ri] + sft) % 5,) + rt[ri + 1:]
+                            rs = rt if not sft else _turned(rt, ri, sft)
                             if sft:
                                 choices.append((faces[js], js, rs, c_left, h_left, fo))
                             if fo:
@@ -353,7 +355,7 @@ class RelaxedBound:
             pos1, rot1, opt1 = _end_turn(pos[0], pos[1], rot, opt0, hv, sh, cr0, crh0, fo0)[:3]
             nxt.append(((pos1, rot1, opt1, hv, min(2, sh + 1), cr0, crh0, fo0), g1))
             if row + 1 <= 7:
-                rot2 = rot1[:row] + ((rot1[row] + 1) % 5,) + rot1[row + 1:]
+                rot2 = _turned(rot1, row, 1)
                 nxt.append(((pos1, rot2, opt1, hv, sh, cr0, crh0, fo0), g1))
             nxt.append(((pos1, rot1, opt1, hv, sh, cr0, crh0 + 1, fo0), g1))
             limit = best_goal if best_goal < cap else cap
@@ -364,7 +366,7 @@ class RelaxedBound:
                 pos2, r2, hv2 = s2[0], s2[1], s2[3]
                 moved = moved_of.get(r2)
                 if moved is None:
-                    moved = moved_of[r2] = sum(1 << i for i in range(7) if r2[i] != rot0[i])
+                    moved = moved_of[r2] = _moved(r2 ^ rot0i)
                 t = tables.get(moved)
                 if t is None:
                     t = tables[moved] = self._static_table(rot0, moved)
@@ -531,12 +533,31 @@ class RelaxedBound:
         return hval
 
 
-def _end_turn(nr: int, nc: int, rot: tuple, opt: int, hv: int, sh: int, cr: int, crh: int, fo: int) -> tuple:
+def _end_turn(nr: int, nc: int, rot: int, opt: int, hv: int, sh: int, cr: int, crh: int, fo: int) -> tuple:
     """The relaxed state after a turn that ends with the ship on (nr, nc): the
     re-scan shifts the row ahead (§8) and flips cards of the row two ahead,
     whose faces are then no longer known."""
     if nr + 1 <= 7:
-        rot = rot[:nr] + ((rot[nr] + 1) % 5,) + rot[nr + 1:]
+        rot = _turned(rot, nr, 1)
     if nr + 2 <= 7:
         opt |= 1 << (nr + 1)
     return ((nr, nc), rot, opt, hv, sh, cr, crh, fo)
+
+
+def _turned(rot: int, r: int, k: int) -> int:
+    """Packed rotations with row ``r`` (0-based) shifted ``k`` more places."""
+    sh = 3 * r
+    v = (rot >> sh) & 7
+    return rot + ((((v + k) % 5) - v) << sh)
+
+
+def _moved(diff: int) -> int:
+    """Rows whose packed rotation differs (``diff``: the two packings XORed)."""
+    out = 0
+    r = 0
+    while diff:
+        if diff & 7:
+            out |= 1 << r
+        diff >>= 3
+        r += 1
+    return out
