@@ -26,7 +26,15 @@ Exact reductions made here (each keeps the set of reachable *outcomes* intact):
   predecessor pattern and a legal choice leading to it. In *expected* mode flips
   must be decided before later draws are seen, so they are explicit there.
 * **Useless bolster** is not generated: spending a sample beyond 2 shields only
-  loses a held virus, which is dominated (see ``search``).
+  loses a held virus, which is dominated (see ``search``). Nor is a bolster
+  whose shields this turn's flight does not spend (without the §12 second
+  action): the same turn without it keeps the virus, which can be spent at the
+  start of any later turn, before any later flight.
+* **Dominated commands**: a Peek with the Wild or three cards is matched or
+  beaten by a Shields action with the same cards; three cards holding a card
+  other than a Fly card put that card on top (no heading allows all that a
+  heading allows, [D11]), except with the escape pod, whose move depends on
+  the top card's value (§10).
 * **Interchangeable cards**: a top card's identity matters only through its kind
   (the heading, [D11]) and, with the escape pod, its pod value (§10); commands
   that differ only in which equivalent card lies on top give the same state and

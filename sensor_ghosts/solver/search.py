@@ -21,12 +21,16 @@ Why the search is exact:
     last action to v may carry on past it). The escape pod climbs at most 3
     rows per command and reaches Earth only from row 7.
   - ``relaxed.RelaxedBound``, dear and much tighter (the module says why it is
-    admissible): a small game with rotations tracked, shields and waits counted.
+    admissible): a small game with every row's rotation tracked, faces exact
+    where no flip can have happened, Deep Scans as credits, shields and waits
+    counted.
     It is worked out lazily: a node is pushed with the cheap bound and, when
     popped, refined with the relaxed game searched one turn past its
     priority; if the bound rises the node goes back on the heap (the priority
     only ever rises, so A*'s order stays valid), and a bound that stopped at
     that cap is refined again, further, when the node comes back up.
+* **Dead ends**: every turn but the last draws at least one card, so on the
+  second pass a state whose turns bound exceeds the deck plus one is dropped.
 * **Transpositions**: states are canonical tuples (hands and discard pile sorted,
   the discard pile kept as a set because only its top arrow, the heading [D11],
   and its content at the reshuffle, ordered by the ranking [D22], matter).
@@ -41,7 +45,10 @@ Why the search is exact:
   flip patterns are more choices for the planner; no heading ([D11]) allows
   every command a heading allows, and each command sets the heading after it
   whatever the heading before. Bolstering beyond two shields is never
-  generated for the same reason.
+  generated for the same reason; nor is a bolster whose shields this turn's
+  flight does not spend (``Model.successors``), nor a Peek with the Wild or
+  three cards, nor a Fly card on top of three cards that hold another kind
+  (``Model.commands``).
 * **Limits**: when a node, time or memory budget runs out the search stops and
   reports the smallest priority still open, a valid lower bound on the optimum.
 """
