@@ -10,8 +10,10 @@ import pytest
 from click.testing import CliRunner
 from instances import near_earth
 
+from sensor_ghosts.rules.cards import SectorType
 from sensor_ghosts.rules.notation import format_setup, format_state
 from sensor_ghosts.rules.options import Difficulty, RuleOptions
+from sensor_ghosts.rules.setup import Slot
 from sensor_ghosts.rules.state import Status
 from sensor_ghosts.solver import solve
 from sensor_ghosts.solver.reference import reference_solve
@@ -188,3 +190,35 @@ def test_cross_check_instances_are_valid_states():
     for seed in range(40):
         for options in (None, VARIANTS["pod"], VARIANTS["3p"], VARIANTS["low-memory"]):
             assert validate_state(near_earth(seed, options)) == [], seed
+
+
+def _with_asteroid_ahead(seed: int):
+    """A near-Earth state with the ship on (7,4), one shield, two viruses held,
+    and on (7,5) a card whose down side is an asteroid: entering it meets the
+    asteroid (§5)."""
+    state = near_earth(seed, rows=(7,))
+    grid = [list(row) for row in state.grid]
+    if not isinstance(grid[6][3], Slot):
+        return None
+    for r in range(6):
+        for c in range(5):
+            cell = grid[r][c]
+            if (isinstance(cell, Slot) and cell.flippable and cell.sample is None
+                    and cell.down is SectorType.ASTEROID):
+                grid[r][c], grid[6][4] = grid[6][4], cell
+                return state.evolve(grid=tuple(tuple(row) for row in grid), ship=(7, 4), shields=1, held=2)
+    return None
+
+
+# Seeds whose (7,4) holds a card (1 and 2 put a gap there).
+@pytest.mark.parametrize("seed", [0, 3, 4])
+def test_bolster_kept_when_the_flight_spends_it(seed):
+    # The solver skips a bolster whose shields this turn's flight does not
+    # spend (model.successors). Here the fastest win spends one: bolster to two
+    # shields, survive the asteroid on (7,5), then fly to Earth: 2 turns, as the
+    # engine brute force agrees (without the bolster it takes 3).
+    state = _with_asteroid_ahead(seed)
+    assert state is not None
+    assert _agree(state, horizon=2, options_note=f"asteroid {seed}")[0] == 2
+    plan = solve(state, mode="deal", max_turns=2).plan
+    assert plan.turns[0].bolster == 1
