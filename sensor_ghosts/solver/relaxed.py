@@ -226,10 +226,10 @@ class RelaxedBound:
         top = _CREDIT_LAYERS
 
         def hval(s2: tuple) -> int:
-            # The larger of two admissible bounds: the grid distance through a
-            # virus, and the static-rows distance with the credits at hand
-            # (each further credit costs a wait). Rows whose rotation moved
-            # since the start count as free in the latter.
+            # The largest of three admissible bounds: the grid distance through
+            # a virus, the static-rows distance with the credits at hand (each
+            # further credit costs a wait; rows whose rotation moved since the
+            # start count as free), and what earlier searches learned.
             pos, r2 = s2[0], s2[1]
             moved = moved_of.get(r2)
             if moved is None:
@@ -247,8 +247,11 @@ class RelaxedBound:
                     x = t[j][i] + j - k
                     if x < h:
                         h = x
-            g = grid(pos, s2[3])
-            return g if g > h else h
+            x = to_earth[pos] if s2[3] >= need else grid(pos, s2[3])
+            if x > h:
+                h = x
+            x = learned.get((s2, ctx(s2[2])))
+            return x if x is not None and x > h else h
 
         # Lower bounds learned by earlier searches (``_learn``), for states of
         # the same face context: the faces each row may show, and the viruses.
@@ -266,7 +269,7 @@ class RelaxedBound:
             self._learn(dist, ctx, value)
             return value
 
-        h0 = max(hval(start), learned.get((start, ctx(0)), 0))
+        h0 = hval(start)
         if h0 >= cap:
             return cap
         heap = [(h0, 0, start)]
@@ -362,29 +365,7 @@ class RelaxedBound:
             for s2, g2 in nxt:
                 if dist.get(s2, INF) <= g2:
                     continue
-                # hval(s2), written out: this loop is the solver's hottest.
-                pos2, r2, hv2 = s2[0], s2[1], s2[3]
-                moved = moved_of.get(r2)
-                if moved is None:
-                    moved = moved_of[r2] = _moved(r2 ^ rot0i)
-                t = tables.get(moved)
-                if t is None:
-                    t = tables[moved] = self._static_table(rot0, moved)
-                k = s2[5] + s2[6] + s2[7]
-                i = _IDX[pos2]
-                if k >= top:
-                    h = t[top][i]
-                else:
-                    h = t[k][i]
-                    for jk in range(k + 1, top + 1):
-                        x = t[jk][i] + jk - k
-                        if x < h:
-                            h = x
-                x = to_earth[pos2] if hv2 >= need else grid(pos2, hv2)
-                f2 = g2 + (x if x > h else h)
-                x = learned.get((s2, ctx(s2[2])))
-                if x is not None and g2 + x > f2:
-                    f2 = g2 + x
+                f2 = g2 + hval(s2)
                 if f2 >= limit:
                     truncated = truncated or f2 >= cap
                     continue
