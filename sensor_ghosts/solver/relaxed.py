@@ -225,12 +225,26 @@ class RelaxedBound:
         moved_of: dict = {rot0i: 0}
         top = _CREDIT_LAYERS
 
-        def hval(s2: tuple) -> int:
-            # The largest of three admissible bounds: the grid distance through
-            # a virus, the static-rows distance with the credits at hand (each
-            # further credit costs a wait; rows whose rotation moved since the
-            # start count as free), and what earlier searches learned.
-            pos, r2 = s2[0], s2[1]
+        def hval(s2: tuple, enough: int = INF) -> int:
+            # The largest of three admissible bounds: what earlier searches
+            # learned, the grid distance through a virus, and the static-rows
+            # distance with the credits at hand (each further credit costs a
+            # wait; rows whose rotation moved since the start count as free).
+            # Once one reaches ``enough`` the others are not needed.
+            opt = s2[2]
+            c = ctx_of.get(opt)
+            if c is None:
+                c = ctx(opt)
+            h = learned.get((s2, c), 0)
+            if h >= enough:
+                return h
+            pos = s2[0]
+            x = to_earth[pos] if s2[3] >= need else grid(pos, s2[3])
+            if x > h:
+                if x >= enough:
+                    return x
+                h = x
+            r2 = s2[1]
             moved = moved_of.get(r2)
             if moved is None:
                 moved = moved_of[r2] = _moved(r2 ^ rot0i)
@@ -240,18 +254,14 @@ class RelaxedBound:
             k = s2[5] + s2[6] + s2[7]
             i = _IDX[pos]
             if k >= top:
-                h = t[top][i]
+                x = t[top][i]
             else:
-                h = t[k][i]
+                x = t[k][i]
                 for j in range(k + 1, top + 1):
-                    x = t[j][i] + j - k
-                    if x < h:
-                        h = x
-            x = to_earth[pos] if s2[3] >= need else grid(pos, s2[3])
-            if x > h:
-                h = x
-            x = learned.get((s2, ctx(s2[2])))
-            return x if x is not None and x > h else h
+                    y = t[j][i] + j - k
+                    if y < x:
+                        x = y
+            return x if x > h else h
 
         # Lower bounds learned by earlier searches (``_learn``), for states of
         # the same face context: the faces each row may show, and the viruses.
@@ -365,7 +375,7 @@ class RelaxedBound:
             for s2, g2 in nxt:
                 if dist.get(s2, INF) <= g2:
                     continue
-                f2 = g2 + hval(s2)
+                f2 = g2 + hval(s2, limit - g2)
                 if f2 >= limit:
                     truncated = truncated or f2 >= cap
                     continue
