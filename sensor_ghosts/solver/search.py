@@ -35,7 +35,7 @@ Why the search is exact:
   the discard pile kept as a set because only its top arrow, the heading [D11],
   and its content at the reshuffle, ordered by the ranking [D22], matter).
 * **Dominance**: a state is dropped when a state already reached at no greater
-  cost is equal except for at least as many shields, at least as many held virus
+  cost is equal (pending Deep Scan flips included) except for at least as many shields, at least as many held virus
   samples, a superset of the sample tokens still on the board and, per row, a
   superset of the possible flip patterns. Each of these is monotone: shields
   only ever help (they absorb an asteroid or, in low memory mode, an
@@ -188,7 +188,6 @@ def _dominance_key(st: tuple) -> tuple:
 
 
 _UNARY = (0, 1, 3, 7, 15)
-_ALLOWED = {None: 15}
 
 
 def _dominance_bits(st: tuple, directions: tuple) -> int:
