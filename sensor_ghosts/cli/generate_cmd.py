@@ -281,6 +281,16 @@ def generate(
 
         plans = [r.plan if r is not None else None for _, r in made] if solutions else None
         booklet([m for m, _ in made], pdf_path, plans)
+        if solutions:
+            # Say which puzzles have no solution page, and why.
+            late = [str(i) for i, (_, r) in enumerate(made, 1) if r is None or r.status == "unknown"]
+            lost = [str(i) for i, (_, r) in enumerate(made, 1) if r is not None and r.status == "unsolvable"]
+            if late:
+                click.echo(f"{pdf_path}: no solution page for puzzle {', '.join(late)}: not solved "
+                           f"within {timeout:g} s (raise --timeout)", err=True)
+            if lost:
+                click.echo(f"{pdf_path}: no solution page for puzzle {', '.join(lost)}: it cannot be won",
+                           err=True)
     if interrupted:
         click.echo("interrupted: the setups finished so far are complete", err=True)
         sys.exit(130)

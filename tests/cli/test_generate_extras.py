@@ -49,3 +49,14 @@ def test_solutions_need_pdf():
     r = _run(["generate", "--seed", "1", "--solutions"])
     assert r.exit_code == 2
     assert "--pdf" in r.stderr
+
+
+def test_booklet_says_which_puzzles_have_no_solution_page(tmp_path):
+    # Seed 1 solves in well under a second; seed 2 takes seconds, far more
+    # than the 1 s budget. The booklet has both puzzles, one solution page,
+    # and says that puzzle 2 has none, and why.
+    pdf = tmp_path / "b.pdf"
+    r = _run(["generate", "--seed", "1", "--count", "2", "--pdf", str(pdf), "--solutions", "--timeout", "1"])
+    assert r.exit_code == 0, r.output
+    assert len(PdfReader(str(pdf)).pages) == 3
+    assert "no solution page for puzzle 2: not solved within 1 s" in r.stderr
