@@ -64,7 +64,6 @@ _DIRS = ((1, 0), (-1, 0), (0, -1), (0, 1))
 
 # Card flags.
 CAN_BOOST, CAN_STOP, NEEDS_SHIELDS, DEADLY = 1, 2, 4, 8
-# _NOT_FREE[free]: rows whose bit is clear in ``free``.
 # Credits the static bound (``_static_table``) counts one by one; its last layer
 # stands for that many or more.
 _CREDIT_LAYERS = 2
@@ -98,7 +97,6 @@ def _lines() -> list:
 
 
 _LINES = _lines()
-_NOT_FREE = [7 - bin(free).count("1") for free in range(128)]
 
 
 class RelaxedBound:
@@ -196,16 +194,6 @@ class RelaxedBound:
         # Faces met on rows the relaxed path has not touched yet (see the module
         # docstring): exact, from the flip patterns the state still allows.
         exact = [self.exact_flags(r, masks[r]) if masks[r] else flags[r] for r in range(7)]
-        # Row outcomes on a free row: every distinct (flags, virus) of its cards.
-        free_opts = []
-        for r in range(7):
-            opts = set()
-            for j in range(5):
-                f = flags[r][j]
-                if f & DEADLY:
-                    continue
-                opts.add((f, (vir >> (r * 5 + j)) & 1))
-            free_opts.append(tuple(opts))
         held = min(held, 3)
         # state: (pos, rotations, rows with optimistic faces, held, shields,
         # Deep Scan credits earned in another row, credits earned in the ship's
