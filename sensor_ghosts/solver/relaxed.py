@@ -407,8 +407,9 @@ class RelaxedBound:
         """A second bound for the inner search: fewest Fly actions to Earth from
         every cell, per number of Deep Scan credits held (the last entry: any
         number). From a cell in row r the ship's own row, the row ahead and the
-        rows below may show any of their cards (they rotate, or are free), and so
-        may the ``free`` rows; a row two or more ahead keeps its rotation
+        rows below may show any of their cards (they rotate), and so may the
+        ``free`` rows (those whose rotation moved since the search's start); a
+        row two or more ahead keeps its rotation
         ``rot`` (only a Deep Scan shifts it, which costs a credit) and shows
         either face of the card there. Waits, shields and samples are ignored,
         so it never exceeds the relaxed game's own distance."""
