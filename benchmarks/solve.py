@@ -2,12 +2,15 @@
 
     python benchmarks/solve.py [--n 200] [--timeout 2] [--modes deal,open,expected]
                                [--variants solo,4p,pod,near] [--cross-check N]
+                               [--cross-check-variants N]
 
 Instances: seeded standard solo setups from ``generators.generate_setup`` (with
 their deal), 4-player and escape-pod setups reported separately, and seeded
 mid-game "near Earth" states (tests/solver/instances.py). ``--cross-check N``
 compares the solver with the engine brute force (``solver.reference``) on N
-near-Earth instances at horizon 2 and reports disagreements.
+near-Earth instances at horizon 2 and reports disagreements;
+``--cross-check-variants N`` does the same for every rule variant of the tests
+on N instances each.
 """
 
 from __future__ import annotations
@@ -96,27 +99,56 @@ def run(kind: str, mode: str, n: int, timeout: float) -> None:
         print(f"win probability (exact ones) median {statistics.median(probs):.3f}")
 
 
+def _agrees(st, horizon: int) -> tuple[bool, object, object]:
+    """The solver's optimum (turns, cards, cards left) against the engine brute
+    force's, within ``horizon`` turns."""
+    from sensor_ghosts.solver.reference import reference_solve
+
+    ref = reference_solve(st, horizon)
+    r = solve(st, mode="deal", max_turns=horizon, max_nodes=50000, progress=lambda _i: None)
+    mine = (r.turns, r.cards, r.plan.figures.cards_left) if r.status == "solved" else None
+    return r.status != "unknown" and mine == ref, mine, ref
+
+
 def cross_check(n: int) -> None:
     from instances import near_earth
-
-    from sensor_ghosts.solver.reference import reference_solve
 
     bad = agree = 0
     t0 = time.perf_counter()
     for seed in range(n):
-        st = near_earth(seed)
-        ref = reference_solve(st, 2)
-        r = solve(st, mode="deal", max_turns=2, max_nodes=50000, progress=lambda _i: None)
-        mine = (r.turns, r.cards, r.plan.figures.cards_left) if r.status == "solved" else None
-        if r.status != "unknown" and mine == ref:
+        ok, mine, ref = _agrees(near_earth(seed), 2)
+        if ok:
             agree += 1
         else:
             bad += 1
-            print(f"  DISAGREE seed {seed}: solver {r.status} {mine} reference {ref}", flush=True)
+            print(f"  DISAGREE seed {seed}: solver {mine} reference {ref}", flush=True)
         if (seed + 1) % 10 == 0:
             print(f"  {seed + 1}/{n}: {agree} agree, {bad} disagree ({time.perf_counter() - t0:.0f}s)", flush=True)
     print(f"\n## cross-check (engine brute force, horizon 2): {agree}/{n} agree, {bad} disagree "
           f"({time.perf_counter() - t0:.0f}s)")
+
+
+def cross_check_variants(n: int) -> None:
+    """Every rule variant of the tests on ``n`` near-Earth instances each (rows
+    5-7 solo at horizon 2; rows 6-7 at horizon 1 with more players, where the
+    brute force enumerates every helper's card)."""
+    from instances import VARIANTS, near_earth
+
+    bad = agree = 0
+    t0 = time.perf_counter()
+    for name, opts in sorted(VARIANTS.items()):
+        solo = opts.players == 1
+        for seed in range(n):
+            st = near_earth(200 + seed, opts, rows=(5, 6, 7) if solo else (6, 7))
+            ok, mine, ref = _agrees(st, 2 if solo else 1)
+            if ok:
+                agree += 1
+            else:
+                bad += 1
+                print(f"  DISAGREE {name} seed {200 + seed}: solver {mine} reference {ref}", flush=True)
+        print(f"  {name}: done ({time.perf_counter() - t0:.0f}s)", flush=True)
+    print(f"\n## cross-check of the variants (engine brute force): {agree}/{agree + bad} agree, "
+          f"{bad} disagree ({time.perf_counter() - t0:.0f}s)")
 
 
 def main() -> None:
@@ -127,6 +159,7 @@ def main() -> None:
     ap.add_argument("--modes", default="deal,open,expected")
     ap.add_argument("--variants", default="solo,4p,pod,near")
     ap.add_argument("--cross-check", type=int, default=0)
+    ap.add_argument("--cross-check-variants", type=int, default=0)
     a = ap.parse_args()
     print("command: python " + " ".join(sys.argv))
     for kind in a.variants.split(","):
@@ -135,6 +168,8 @@ def main() -> None:
             run(kind, mode, n, a.timeout)
     if a.cross_check:
         cross_check(a.cross_check)
+    if a.cross_check_variants:
+        cross_check_variants(a.cross_check_variants)
 
 
 if __name__ == "__main__":

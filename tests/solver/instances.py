@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import random
 
-from sensor_ghosts.rules.options import RuleOptions
+from sensor_ghosts.rules.options import Difficulty, RuleOptions
 from sensor_ghosts.rules.setup import Slot
 from sensor_ghosts.rules.state import GameState, initial_state, random_deal
 
@@ -23,6 +23,21 @@ def _factories():
 
 
 quick_setup = _factories().quick_setup
+
+# Rule variants the cross-checks run (tests/solver/test_solver.py and
+# benchmarks/solve.py --cross-check-variants).
+VARIANTS = {
+    "2p": RuleOptions(players=2),
+    "3p": RuleOptions(players=3),
+    "4p": RuleOptions(players=4),
+    "pod": RuleOptions(escape_pod=True),  # §10
+    "low-memory": RuleOptions(low_memory=True),  # §11
+    "second-action": RuleOptions(second_action=True),  # §12
+    "reveal-once": RuleOptions(reveal_once=True),  # §12
+    "flip-one": RuleOptions(flip_one=True),  # §12
+    "two-samples": RuleOptions(two_samples=True),  # [D12]
+    "advanced": RuleOptions(difficulty=Difficulty.ADVANCED),
+}
 
 
 def near_earth(seed: int, options: RuleOptions | None = None, rows: tuple[int, ...] = (5, 6, 7)) -> GameState:

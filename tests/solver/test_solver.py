@@ -8,11 +8,10 @@ import json
 import click
 import pytest
 from click.testing import CliRunner
-from instances import near_earth
+from instances import VARIANTS, near_earth
 
 from sensor_ghosts.rules.cards import SectorType
 from sensor_ghosts.rules.notation import format_setup, format_state
-from sensor_ghosts.rules.options import Difficulty, RuleOptions
 from sensor_ghosts.rules.setup import Slot
 from sensor_ghosts.rules.state import Status
 from sensor_ghosts.solver import solve
@@ -41,18 +40,6 @@ def test_cross_check_solo(seed):
     _agree(near_earth(seed, rows=(6, 7)), options_note=f"seed {seed}")
 
 
-VARIANTS = {
-    "2p": RuleOptions(players=2),
-    "3p": RuleOptions(players=3),
-    "4p": RuleOptions(players=4),
-    "pod": RuleOptions(escape_pod=True),  # §10
-    "low-memory": RuleOptions(low_memory=True),  # §11
-    "second-action": RuleOptions(second_action=True),  # §12
-    "reveal-once": RuleOptions(reveal_once=True),  # §12
-    "flip-one": RuleOptions(flip_one=True),  # §12
-    "two-samples": RuleOptions(two_samples=True),  # [D12]
-    "advanced": RuleOptions(difficulty=Difficulty.ADVANCED),
-}
 
 
 @pytest.mark.parametrize("name", sorted(VARIANTS))
