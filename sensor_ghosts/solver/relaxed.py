@@ -105,26 +105,12 @@ class RelaxedBound:
     def __init__(self, model) -> None:
         self.m = model
         self.need = model.need
-        low = model.options.low_memory
-        self.flags = [[0] * 5 for _ in range(7)]
-        for r in range(7):
-            for j in range(5):
-                if model.gap[r][j]:
-                    self.flags[r][j] = DEADLY
-                    continue
-                sides = model.sides[r][j]
-                f = 0
-                if BOOST in sides:
-                    f |= CAN_BOOST
-                if not (sides[0] is BOOST and sides[1] is BOOST):
-                    f |= CAN_STOP
-                if all(s in (AST, OBST) for s in sides):
-                    if not low and all(s is OBST for s in sides):
-                        f = DEADLY
-                    else:
-                        f |= NEEDS_SHIELDS
-                self.flags[r][j] = f
-        self._low = low
+        self._low = model.options.low_memory
+        # Optimistic flags: either side of the card may be met.
+        self.flags = [
+            [DEADLY if model.gap[r][j] else self._flags_of(set(model.sides[r][j])) for j in range(5)]
+            for r in range(7)
+        ]
         self._cache: dict = {}
         self._exact_cache: dict = {}
         self._static_cache: dict = {}
@@ -343,9 +329,9 @@ class RelaxedBound:
                             # Credits earned in the ship's row become
                             # spendable anywhere once it has left that row.
                             if nr == row:
-                                nxt.append((_end_turn(nr, nc, rs, opt, h2, s2, c2, ch2, fo2), g1))
+                                nxt.append((((nr, nc), *_end_turn(nr, rs, opt), h2, s2, c2, ch2, fo2), g1))
                             else:
-                                nxt.append((_end_turn(nr, nc, rs, opt, h2, s2, c2 + ch2, 0, fo2), g1))
+                                nxt.append((((nr, nc), *_end_turn(nr, rs, opt), h2, s2, c2 + ch2, 0, fo2), g1))
                         if f & CAN_BOOST:
                             work.append(((nr, nc), h2, s2, rs, opt, c2, ch2, fo2))
             # Waits: any non-Fly turn. The re-scan shifts the row ahead; a Deep
@@ -353,12 +339,12 @@ class RelaxedBound:
             # that is kept as a credit, spent on the row it was for when the
             # ship next meets it (deciding late only adds options); a Shields
             # action adds a shield.
-            pos1, rot1, opt1 = _end_turn(pos[0], pos[1], rot, opt0, hv, sh, cr0, crh0, fo0)[:3]
-            nxt.append(((pos1, rot1, opt1, hv, min(2, sh + 1), cr0, crh0, fo0), g1))
+            rot1, opt1 = _end_turn(row, rot, opt0)
+            nxt.append(((pos, rot1, opt1, hv, min(2, sh + 1), cr0, crh0, fo0), g1))
             if row + 1 <= 7:
                 rot2 = _turned(rot1, row, 1)
-                nxt.append(((pos1, rot2, opt1, hv, sh, cr0, crh0, fo0), g1))
-            nxt.append(((pos1, rot1, opt1, hv, sh, cr0, crh0 + 1, fo0), g1))
+                nxt.append(((pos, rot2, opt1, hv, sh, cr0, crh0, fo0), g1))
+            nxt.append(((pos, rot1, opt1, hv, sh, cr0, crh0 + 1, fo0), g1))
             limit = best_goal if best_goal < cap else cap
             for s2, g2 in nxt:
                 if dist.get(s2, INF) <= g2:
@@ -513,15 +499,15 @@ class RelaxedBound:
         return hval
 
 
-def _end_turn(nr: int, nc: int, rot: int, opt: int, hv: int, sh: int, cr: int, crh: int, fo: int) -> tuple:
-    """The relaxed state after a turn that ends with the ship on (nr, nc): the
-    re-scan shifts the row ahead (§8) and flips cards of the row two ahead,
-    whose faces are then no longer known."""
+def _end_turn(nr: int, rot: int, opt: int) -> tuple[int, int]:
+    """Rotations and optimistic rows after a turn that ends with the ship in
+    row ``nr``: the re-scan shifts the row ahead (§8) and flips cards of the
+    row two ahead, whose faces are then no longer known."""
     if nr + 1 <= 7:
         rot = _turned(rot, nr, 1)
     if nr + 2 <= 7:
         opt |= 1 << (nr + 1)
-    return ((nr, nc), rot, opt, hv, sh, cr, crh, fo)
+    return rot, opt
 
 
 def _turned(rot: int, r: int, k: int) -> int:

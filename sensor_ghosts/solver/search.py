@@ -190,7 +190,7 @@ def _dominance_key(st: tuple) -> tuple:
 _UNARY = (0, 1, 3, 7, 15)
 
 
-def _dominance_bits(st: tuple, directions: tuple) -> int:
+def _dominance_bits(st: tuple) -> int:
     """The parts of a state where more is better, as one bit set, so that "a is
     at least as good as b" is ``b & ~a == 0``: per row the possible flip
     patterns, the sample tokens still on the board, shields and held virus
@@ -201,7 +201,7 @@ def _dominance_bits(st: tuple, directions: tuple) -> int:
     for m in st[MASKS]:
         x = (x << 32) | m
     head = st[HEAD]
-    allowed = 15 if head is None else 1 << directions.index(head)
+    allowed = 15 if head is None else 1 << DIRECTIONS.index(head)
     x = (x << 35) | st[SAMPLES]
     return (((x << 2) | _UNARY[st[SHL]]) << 4 | _UNARY[min(st[HELD], 4)]) << 4 | allowed
 
@@ -240,7 +240,7 @@ def astar(
 
     def dominated(st: tuple, g: tuple[int, int]) -> bool:
         key = _dominance_key(st)
-        bits = _dominance_bits(st, DIRECTIONS)
+        bits = _dominance_bits(st)
         lst = front.get(key)
         if lst is None:
             front[key] = [(bits, st)]
