@@ -6,8 +6,8 @@
 Bots: random (random legal turn), greedy (one guessed world, shortest route),
 hint (the hint engine on its observation, ``--budget`` seconds a decision),
 hint-screen (the hint engine without playouts: heuristic screening only),
-cheat (sees the true state: the solver's plan when found, else a
-perfect-information greedy) — the cheating bound.
+cheat (sees the true state: the solver's fewest-turns plan when found
+within 4,000 nodes, else a perfect-information greedy) — the cheating bound.
 
 Games run in parallel on ``concurrent.futures.ProcessPoolExecutor``; each game is
 seeded by (bot, seed), so the results do not depend on how games are spread

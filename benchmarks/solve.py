@@ -2,7 +2,7 @@
 
     python benchmarks/solve.py [--n 200] [--timeout 2] [--modes deal,open,expected]
                                [--variants solo,4p,pod,near] [--cross-check N]
-                               [--cross-check-variants N]
+                               [--cross-check-variants N] [--objective turns|cards|turns-only]
 
 Instances: seeded standard solo setups from ``generators.generate_setup`` (with
 their deal), 4-player and escape-pod setups reported separately, and seeded
@@ -57,7 +57,7 @@ def _pct(xs: list[float], q: float) -> float:
     return xs[min(len(xs) - 1, int(round(q * (len(xs) - 1))))]
 
 
-def run(kind: str, mode: str, n: int, timeout: float) -> None:
+def run(kind: str, mode: str, n: int, timeout: float, objective: str = "turns") -> None:
     insts = _setups(kind, n)
     times, turns, statuses = [], Counter(), Counter()
     by_turns: dict[int, list[float]] = {}
@@ -66,7 +66,8 @@ def run(kind: str, mode: str, n: int, timeout: float) -> None:
     for inst in insts:
         t0 = time.perf_counter()
         try:
-            r = solve(inst, mode=mode, timeout=timeout, max_states=1_500_000, progress=lambda _i: None)
+            r = solve(inst, mode=mode, timeout=timeout, max_states=1_500_000, progress=lambda _i: None,
+                      objective=objective)
         except Exception as e:  # report and go on
             statuses[f"error {type(e).__name__}"] += 1
             continue
@@ -80,7 +81,7 @@ def run(kind: str, mode: str, n: int, timeout: float) -> None:
             probs.append(r.win_probability)
     rss = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
     known = statuses["solved"] + statuses["unsolvable"]
-    print(f"\n## {kind} / {mode}: {len(insts)} instances, timeout {timeout}s")
+    print(f"\n## {kind} / {mode} / objective {objective}: {len(insts)} instances, timeout {timeout}s")
     if times:
         print(f"time  median {statistics.median(times) * 1000:.0f} ms   p95 {_pct(times, 0.95) * 1000:.0f} ms"
               f"   max {max(times) * 1000:.0f} ms   (unknowns count at their timeout)")
@@ -160,12 +161,14 @@ def main() -> None:
     ap.add_argument("--variants", default="solo,4p,pod,near")
     ap.add_argument("--cross-check", type=int, default=0)
     ap.add_argument("--cross-check-variants", type=int, default=0)
+    ap.add_argument("--objective", default="turns", choices=["turns", "cards", "turns-only"],
+                    help="turns-only: fewest turns without the card proof (what verify answers)")
     a = ap.parse_args()
     print("command: python " + " ".join(sys.argv))
     for kind in a.variants.split(","):
         for mode in a.modes.split(","):
             n = a.n if kind in ("solo", "near") else a.n_variants
-            run(kind, mode, n, a.timeout)
+            run(kind, mode, n, a.timeout, a.objective)
     if a.cross_check:
         cross_check(a.cross_check)
     if a.cross_check_variants:

@@ -28,15 +28,17 @@ _OPTION_LIKE = ("players", "difficulty", "escape_pod", "low_memory", "option", "
 
 
 def _solve(setup, timeout: float):
-    from ..solver import solve
+    from ..solver import solve_staged
 
-    return solve(setup, mode="deal", deal=setup.deal, timeout=timeout)
+    return solve_staged(setup, mode="deal", deal=setup.deal, timeout=timeout)
 
 
 def _solution_lines(result) -> list[str]:
     head = f"solve (deal mode): {result.status}"
     if result.status == "solved":
-        head += f" in {result.turns} turns"
+        head += f" in {result.turns} turns, {result.cards} cards"
+        if result.objective == "turns-only":
+            head += " (fewest turns; cards not minimised within the time budget)"
     elif result.status == "unknown":
         head += f" within {result.seconds:.0f} s (at least {result.bound} turns)"
     lines = [head]

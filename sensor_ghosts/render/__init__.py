@@ -90,12 +90,23 @@ def render_solution_states(states: Sequence[GameState], turns: Sequence[Turn], *
     return solution_page(list(states), list(turns), **kw)
 
 
+OBJECTIVE_NOTES = {
+    "turns": "optimal: fewest turns, then fewest cards",
+    "cards": "optimal: fewest cards, then fewest turns",
+    "turns-only": "fewest turns (cards not minimised within the time budget)",
+}
+"""What a solver plan's page says it is optimal for (``Plan.objective``)."""
+
+
 def render_solution(setup: Setup, turns: Any, *, deal: Deal | None = None,
                     seed: int | None = None, **kw: Any) -> Page:
     """The solution page of a plan, replayed through the rules engine from
     ``initial_state(setup)``. ``turns`` is a list of ``Turn``, a ``Plan``
     (``.turns``, ``.deal``, ``.start``) or a solver result with ``.plan``."""
     turn_list, deal, start = _plan_parts(turns, deal)
+    objective = getattr(getattr(turns, "plan", turns), "objective", None)
+    if objective is not None and "note" not in kw:
+        kw["note"] = OBJECTIVE_NOTES.get(objective, "")
     if start is not None:  # a plan knows its own start (a mid-game state, or the dealt setup)
         states = _replay_from(start, turn_list)
     else:
@@ -128,11 +139,11 @@ def solve_setup(instance: Setup | GameState, timeout: float | None = 30.0) -> An
     deck is known), within ``timeout`` seconds; :class:`SolverUnavailable` when
     there is no solver."""
     try:
-        from ..solver import solve
+        from ..solver import solve_staged
     except ImportError:
         raise SolverUnavailable("solver not available") from None
     open_mode = isinstance(instance, Setup) and instance.deal is None
-    return solve(instance, mode="open" if open_mode else "deal", timeout=timeout, progress=_quiet)
+    return solve_staged(instance, mode="open" if open_mode else "deal", timeout=timeout, progress=_quiet)
 
 
 # ----------------------------------------------------------------------------

@@ -457,7 +457,7 @@ def _ranges(nums: list[int]) -> str:
 
 
 def solution_page(states: list[GameState], turns: list[Turn], *, title: str | None = None,
-                  hide_down: bool = False) -> Page:
+                  hide_down: bool = False, note: str = "") -> Page:
     """The solution page (A4 landscape): the opening grid with the flight path,
     turn numbers, boosts, chosen flips and row shifts over it, and the plan as a
     table beside it."""
@@ -471,7 +471,8 @@ def solution_page(states: list[GameState], turns: list[Turn], *, title: str | No
     page.add(Group("title", [
         Text(12, 11, title or f"{TITLE}  -  {what} {setup.id or ''}".rstrip(), 5.2, anchor="start", bold=True),
         Text(12, 17, f"{len(turns)} turns, {sum(len(t.command.cards) if t.command else 0 for t in turns) + sum(len(t.second.cards) for t in turns if t.second)} cards played"
-             f"  |  result: {final.outcome}  |  "
+             + (f" ({note})" if note else "")
+             + f"  |  result: {final.outcome}  |  "
              + ("" if first.ship == DOCK else f"from a game in progress, ship at {format_pos(first.ship)}  |  ")
              + "marks show grid positions at the time of each turn", 2.7,
              anchor="start", color=GREY),

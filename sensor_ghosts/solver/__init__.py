@@ -10,7 +10,7 @@ cross-check the optimum).
 
 from __future__ import annotations
 
-from .api import SolveResult, SolverInputError, solve
+from .api import SolveResult, SolverInputError, solve, solve_staged
 from .plan import Figures, Plan, PlanReplayError
 
-__all__ = ["Figures", "Plan", "PlanReplayError", "SolveResult", "SolverInputError", "solve"]
+__all__ = ["Figures", "Plan", "PlanReplayError", "SolveResult", "SolverInputError", "solve", "solve_staged"]

@@ -50,6 +50,9 @@ class Plan:
     turns: list[Turn]
     deal: Deal
     mode: str = "deal"
+    objective: str = "turns"
+    """What the plan is optimal for (``api.OBJECTIVES``): 'turns-only' plans
+    have the fewest turns but their cards were not minimised."""
     figures: Figures = field(init=False)
 
     def __post_init__(self) -> None:
@@ -74,7 +77,8 @@ class Plan:
         f = self.figures
         lines = [
             f"plan ({self.mode} mode): {f.turns} turns, {f.cards_played} cards played, "
-            f"{f.shields_spent} shields spent, {f.cards_left} cards left",
+            f"{f.shields_spent} shields spent, {f.cards_left} cards left"
+            + (" (fewest turns; cards not minimised)" if self.objective == "turns-only" else ""),
             "deck: " + " ".join(self.deal.first_deck),
             "ranking: " + " ".join(self.deal.ranking),
         ]
@@ -88,6 +92,7 @@ class Plan:
         players = self.start.options.players
         return {
             "mode": self.mode,
+            "objective": self.objective,
             "figures": self.figures.as_dict(),
             "deal": {"deck": list(self.deal.first_deck), "ranking": list(self.deal.ranking)},
             "turns": [

@@ -10,6 +10,12 @@ Why the search is exact:
   larger priority is popped, and the one with most cards left in hand and deck
   wins the last tie-break. States are re-opened when reached again more cheaply,
   so consistency of ``h`` is not needed for optimality.
+  Objective 'turns-only' asks for the fewest turns alone: the priority is
+  ``(g_turns + h_turns, -g_turns)`` (deepest first among equals, which finds a
+  plan at the optimum quickly), cards play no part in re-opening or dominance,
+  and the first goal popped is returned. Proving the fewest *cards* among the
+  fewest-turn plans is most of the work of 'turns' (the card bound is only one
+  card a turn), so this is the objective for questions about turns alone.
 * **Heuristic**: the larger of two admissible bounds.
   - ``Model._init_heuristic``, cheap: a relaxed grid where every cell is
     passable and a row boosts anywhere if any of its cards has a B side (rows
@@ -227,6 +233,7 @@ def astar(
     front: dict[tuple, list[tuple]] = {}  # dominance key -> states kept
     seq = 0
     by_cards = objective == "cards"
+    turns_only = objective == "turns-only"
 
     def prio(st: tuple, g1: int, g2: int, cap: int = 0) -> tuple | None:
         ht, a = h.bounds(st, cap)
@@ -236,6 +243,8 @@ def astar(
             return None
         if by_cards:
             return (g2 + a, g1 + ht, -g2)
+        if turns_only:
+            return (g1 + ht, -g1, 0)
         return (g1 + ht, g2 + a, -g1)
 
     def dominated(st: tuple, g: tuple[int, int]) -> bool:
@@ -248,7 +257,7 @@ def astar(
         for obits, other in lst:
             if not bits & ~obits and other is not st:
                 og = best[other]
-                if og[0] <= g[0] and og[1] <= g[1]:
+                if og[0] <= g[0] and (turns_only or og[1] <= g[1]):
                     return True
         lst.append((bits, st))
         return False
@@ -264,6 +273,8 @@ def astar(
         seq += 1
 
     def better(a: tuple[int, int], b: tuple[int, int]) -> bool:
+        if turns_only:
+            return a[0] < b[0]
         return (a[1], a[0]) < (b[1], b[0]) if by_cards else a < b
 
     nodes = refinements = 0
@@ -283,6 +294,8 @@ def astar(
             if goal_prio is None:
                 goal_prio = p
             goals.append(st)
+            if turns_only:
+                break
             continue
         if kind == UNREFINED and h.relaxed is not None:
             # Lazy refinement: the relaxed game's bound is dear, so it is worked
@@ -324,7 +337,7 @@ def astar(
             if old is not None and not better(ng, old):
                 continue
             if won:
-                p2 = (ng[1], ng[0], 0) if by_cards else (ng[0], ng[1], 0)
+                p2 = (ng[1], ng[0], 0) if by_cards else (ng[0], -ng[0], -1) if turns_only else (ng[0], ng[1], 0)
                 best[st2] = ng
                 parent[st2] = (st, rec)
                 heapq.heappush(heap, (p2, seq, st2, ng[0], ng[1], GOAL))

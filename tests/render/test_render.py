@@ -171,6 +171,20 @@ def test_solution_accepts_plan_object():
     assert page.meta["events"][-1].after.outcome.status.value == "won"
 
 
+def test_solution_page_says_what_the_plan_is_optimal_for():
+    # A solver plan carries its objective; a fewest-turns plan whose cards were
+    # not minimised must not be sold as the full optimum.
+    class Plan:
+        def __init__(self, turns, deal, objective):
+            self.turns, self.deal, self.objective = turns, deal, objective
+
+    s = boost_setup()
+    quick = solution_svg(s, Plan(boost_plan(), s.deal, "turns-only"))
+    full = solution_svg(s, Plan(boost_plan(), s.deal, "turns"))
+    assert "cards not minimised" in quick and "cards not minimised" not in full
+    assert "fewest turns, then fewest cards" in full
+
+
 # ----------------------------------------------------------------------------
 # PDF and PNG
 # ----------------------------------------------------------------------------
@@ -290,7 +304,7 @@ def test_write_booklet_uses_solver(tmp_path, monkeypatch):
         calls.append(setup.id)
         return Result(Plan(setup))
 
-    monkeypatch.setattr(solver_pkg, "solve", fake_solve, raising=False)
+    monkeypatch.setattr(solver_pkg, "solve_staged", fake_solve, raising=False)
     setups = [replace(boost_setup(), id=f"b{i}") for i in range(2)]
     path = tmp_path / "b.pdf"
     assert write_booklet(setups, path, solutions=True) == 4

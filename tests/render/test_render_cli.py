@@ -80,8 +80,8 @@ def test_missing_file_exit_2(tmp_path):
 def test_solution_without_solver_is_exit_2(setup_file, tmp_path, monkeypatch):
     import sensor_ghosts.solver as solver_pkg
 
-    if hasattr(solver_pkg, "solve"):
-        monkeypatch.delattr(solver_pkg, "solve")
+    if hasattr(solver_pkg, "solve_staged"):
+        monkeypatch.delattr(solver_pkg, "solve_staged")
     out = tmp_path / "s.svg"
     r = run(setup_file, "--solution", "--out", out)
     assert r.exit_code == 2

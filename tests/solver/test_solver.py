@@ -209,3 +209,83 @@ def test_bolster_kept_when_the_flight_spends_it(seed):
     assert _agree(state, horizon=2, options_note=f"asteroid {seed}")[0] == 2
     plan = solve(state, mode="deal", max_turns=2).plan
     assert plan.turns[0].bolster == 1
+
+
+@pytest.mark.parametrize("seed", range(10))
+def test_turns_only_finds_the_fewest_turns(seed):
+    # Objective 'turns-only': the optimal number of turns of the engine brute
+    # force (cards are not minimised), with a plan that replays to a win.
+    st = near_earth(seed, rows=(6, 7))
+    ref = reference_solve(st, HORIZON)
+    r = solve(st, mode="deal", objective="turns-only", max_turns=HORIZON, max_nodes=20000)
+    assert r.status != "unknown"
+    assert (r.turns if r.status == "solved" else None) == (ref[0] if ref else None), (seed, ref)
+    if r.plan is not None:
+        assert r.plan.replay()[-1].outcome.status is Status.WON
+        assert r.plan.objective == "turns-only" and r.cards >= ref[1]
+
+
+@pytest.mark.parametrize("seed", [0, 3, 6])
+def test_turns_only_whole_games(seed):
+    # Whole generated setups: the same number of turns as the full objective,
+    # whose optima are kept in tests/solver/data (test_relaxed.OPTIMA).
+    from test_relaxed import OPTIMA
+
+    from sensor_ghosts.generators import generate_setup
+
+    setup = generate_setup(seed=seed)
+    r = solve(setup, mode="deal", objective="turns-only", timeout=60)
+    assert r.status == "solved" and r.turns == dict(OPTIMA)[seed]
+    assert r.plan.figures.turns == r.turns
+
+
+def test_solve_staged_full_objective_when_it_finishes():
+    from sensor_ghosts.solver import solve_staged
+
+    st = near_earth(2)
+    staged = solve_staged(st, timeout=60)
+    full = solve(st)
+    assert staged.objective == staged.plan.objective == "turns"
+    assert (staged.turns, staged.cards) == (full.turns, full.cards)
+
+
+def test_solve_staged_keeps_the_fewest_turns_plan_when_cards_run_out_of_time(monkeypatch):
+    # The second stage (fewest cards) cannot finish: the fewest-turns plan
+    # stands, and it says so.
+    from sensor_ghosts.solver import api
+
+    real = api.solve
+
+    def starved(instance, **kw):
+        if kw.get("objective") == "turns":
+            kw["max_nodes"] = 1
+        return real(instance, **kw)
+
+    monkeypatch.setattr(api, "solve", starved)
+    st = near_earth(2)
+    staged = api.solve_staged(st, timeout=60)
+    assert staged.status == "solved" and staged.objective == staged.plan.objective == "turns-only"
+    assert staged.turns == real(st).turns
+    assert "cards not minimised" in staged.plan.to_text().splitlines()[0]
+
+
+def test_cli_objectives_are_the_solvers():
+    from sensor_ghosts.cli import solve_cmd
+    from sensor_ghosts.solver import api
+
+    assert solve_cmd.OBJECTIVES == api.OBJECTIVES
+    assert tuple(solve_cmd._MODES.choices) == api.MODES
+
+
+def test_cli_verify_reports_fewest_turns_by_default(tmp_path):
+    f = tmp_path / "mid.txt"
+    f.write_text(format_state(near_earth(2)))
+    runner = CliRunner()
+    res = runner.invoke(_cli(), ["verify", str(f)])
+    assert res.exit_code == 0 and "fewest possible" in res.output, res.output
+    turns = solve(near_earth(2)).turns
+    assert f"{turns} turns" in res.output
+    res = runner.invoke(_cli(), ["verify", str(f), "--json"])
+    assert json.loads(res.output)["objective"] == "turns-only"
+    res = runner.invoke(_cli(), ["verify", str(f), "--objective", "fastest"])
+    assert res.exit_code == 2 and "turns-only" in res.output
