@@ -35,6 +35,9 @@ FLAG_CODES: dict[str, str] = {
     "no-memory-cubes": "nocubes",
     "two-samples": "twosamples",
     "flip-one": "flipone",
+    "pod-once-per-turn": "podonce",
+    "helpers-once-per-turn": "helpersonce",
+    "earth-in-row-7": "earthrow7",
 }
 """Short code in IDs of each boolean rule option (keys as in ``FLAG_NAMES``)."""
 
@@ -141,14 +144,16 @@ def parse_game_id(text: str) -> GameId:
             cards = fp
             i += 1
             continue
-        flag = _CODE_TO_FLAG.get(tok)
+        # Long option names contain '-': try joining with the following tokens
+        # first, longest first ('pod-once-per-turn' is not 'pod' and the rest).
+        flag = None
+        for j in range(len(rest), i + 1, -1):
+            cand = "-".join(rest[i:j])
+            if cand in FLAG_NAMES:
+                flag, i = cand, j - 1
+                break
         if flag is None:
-            # long option names contain '-': try joining with the following tokens
-            for j in range(len(rest), i, -1):
-                cand = "-".join(rest[i:j])
-                if cand in FLAG_NAMES:
-                    flag, i = cand, j - 1
-                    break
+            flag = _CODE_TO_FLAG.get(tok)
         if flag is None:
             raise GameIdError(
                 raw, tok, f"unknown rule option (use {', '.join(FLAG_CODES.values())})"

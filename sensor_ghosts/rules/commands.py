@@ -33,9 +33,15 @@ def _holder(state: GameState, card: str) -> int | None:
     return None
 
 
-def card_plays(state: GameState) -> Iterator[Play]:
-    """Every set of cards the active player may play, with help in multi-player."""
+def card_plays(state: GameState, played: frozenset[int] = frozenset()) -> Iterator[Play]:
+    """Every set of cards the active player may play, with help in multi-player.
+
+    ``played``: the players who have already played a card this turn and may
+    play no more (option 'helpers-once-per-turn', see ``spent_players``)."""
     me = state.active
+    if me in played:
+        # §9: every command holds a card of the active player.
+        return
     hand = state.hands[me]
     kind = state.kind
     wild_id = state.setup.command_cards.wild.id
@@ -52,7 +58,7 @@ def card_plays(state: GameState) -> Iterator[Play]:
                 yield Play(triple, TRIPLE)
         return
     # §9: one card per player; the active player always plays one.
-    others = [p for p in range(state.options.players) if p != me]
+    others = [p for p in range(state.options.players) if p != me and p not in played]
     for pc in mine:
         if kind(pc.card) is CommandKind.FLY:
             for p in others:
@@ -119,16 +125,41 @@ def arrow_choices(state: GameState, top: str, action: Action) -> list[Direction 
     return list(DIRECTIONS)
 
 
-def pod_choices(state: GameState, top: str) -> list[Direction | None]:
-    """§10: the pod follows a Fly card on top; otherwise the player chooses."""
-    if state.pod is None or state.pod == EARTH or state.kind(top) is CommandKind.FLY:
+def pod_choices(state: GameState, top: str, pod_moves: bool = True) -> list[Direction | None]:
+    """§10: the pod follows a Fly card on top; otherwise the player chooses.
+    ``pod_moves`` False: the pod does not move after this command (the first
+    action of a two-action turn under 'pod-once-per-turn'), so nothing to choose."""
+    if not pod_moves or state.pod is None or state.pod == EARTH or state.kind(top) is CommandKind.FLY:
         return [None]
     return list(DIRECTIONS)
 
 
-def legal_commands(state: GameState, flipped: frozenset[int] = frozenset()) -> Iterator[Command]:
-    """Every legal command of the active player; the last card is the top."""
-    for play in card_plays(state):
+def spent_players(state: GameState, cmd: Command) -> frozenset[int]:
+    """The players who may play no card in the second action after ``cmd``.
+
+    Option 'helpers-once-per-turn' (§9 + §12), the alternative reading of a gap
+    in RULES.md: "each player plays at most one card per turn" counts over the
+    whole turn, so whoever played a card for the first action (the active player
+    always does) plays none for the second. The deck's card of a two-player
+    wild [D18] is no player's card. Solo play has no such limit (§9 is the
+    multi-player rule), and by default the limit counts per action."""
+    o = state.options
+    if not o.helpers_once_per_turn or o.players == 1:
+        return frozenset()
+    return frozenset(pc.player for pc in cmd.cards if pc.player != DECK_PLAYER)
+
+
+def legal_commands(
+    state: GameState,
+    flipped: frozenset[int] = frozenset(),
+    *,
+    played: frozenset[int] = frozenset(),
+    pod_moves: bool = True,
+) -> Iterator[Command]:
+    """Every legal command of the active player; the last card is the top.
+    ``played`` and ``pod_moves`` describe a second action (``spent_players``,
+    ``pod_choices``)."""
+    for play in card_plays(state, played):
         acts = actions_for(state, play, flipped)
         tops = [play.cards[-1]] if len(play.cards) == 1 else list(play.cards)
         for top in tops:
@@ -136,12 +167,20 @@ def legal_commands(state: GameState, flipped: frozenset[int] = frozenset()) -> I
             cards = rest + (top,)
             for action in acts:
                 for arrow in arrow_choices(state, top.card, action):
-                    for pod in pod_choices(state, top.card):
+                    for pod in pod_choices(state, top.card, pod_moves):
                         yield Command(cards, action, arrow, pod)
 
 
-def command_problem(state: GameState, cmd: Command, flipped: frozenset[int]) -> str | None:
-    """Why ``cmd`` is illegal in ``state``, or None if it is legal."""
+def command_problem(
+    state: GameState,
+    cmd: Command,
+    flipped: frozenset[int],
+    *,
+    played: frozenset[int] = frozenset(),
+    pod_moves: bool = True,
+) -> str | None:
+    """Why ``cmd`` is illegal in ``state``, or None if it is legal (``played``,
+    ``pod_moves``: as for ``legal_commands``)."""
     me = state.active
     ids = [pc.card for pc in cmd.cards]
     if not ids:
@@ -171,6 +210,12 @@ def command_problem(state: GameState, cmd: Command, flipped: frozenset[int]) -> 
         players.append(pc.player)
     if me not in players:
         return "the active player must play one of the cards"
+    again = sorted(p + 1 for p in set(players) & played)
+    if again:
+        return (
+            f"with 'helpers-once-per-turn' each player plays at most one card in the whole turn; "
+            f"player(s) {','.join(map(str, again))} played for the first action (§9, §12)"
+        )
     if multi and len(set(players)) != len(players):
         return "in a multi-player game each player plays at most one card (§9)"
     kinds = [state.kind(c) for c in ids]
@@ -205,8 +250,13 @@ def command_problem(state: GameState, cmd: Command, flipped: frozenset[int]) -> 
         return f"{'+'.join(ids)} cannot be played for '{cmd.action}'"
     if cmd.arrow not in arrow_choices(state, cmd.top.card, cmd.action):
         return "the top card's arrow must be given for a Fly card on top of a directionless action, and match the action's direction otherwise [D11]"
-    if cmd.pod_direction not in pod_choices(state, cmd.top.card):
+    if cmd.pod_direction not in pod_choices(state, cmd.top.card, pod_moves):
         if cmd.pod_direction is None:
             return "choose a direction for the escape pod (§10)"
+        if not pod_moves and state.pod not in (None, EARTH):
+            return (
+                "with 'pod-once-per-turn' the escape pod moves only after the turn's last "
+                "action: its direction goes with the second command (§10, §12)"
+            )
         return "the escape pod's direction is not chosen here (§10)"
     return None

@@ -9,8 +9,10 @@ themselves live in the modules this one calls:
 
 from __future__ import annotations
 
+from collections.abc import Iterator
+
 from .cards import CommandKind
-from .commands import command_problem, legal_commands
+from .commands import command_problem, legal_commands, spent_players
 from .deck import deck_top, draw_up
 from .errors import GameOverError, IllegalTurnError
 from .geometry import Direction, peek_cells
@@ -21,9 +23,12 @@ from .state import DiscardEntry, GameState
 from .turns import DECK_PLAYER, ActionKind, Command, Turn
 
 
-def execute(state: GameState, cmd: Command, flipped: frozenset[int]) -> tuple[GameState, frozenset[int]]:
+def execute(
+    state: GameState, cmd: Command, flipped: frozenset[int], *, pod_moves: bool = True
+) -> tuple[GameState, frozenset[int]]:
     """Play ``cmd`` (already checked legal) and resolve its action and the pod's
-    move. Returns the new state and the cards flipped by choice so far [D23]."""
+    move (none with ``pod_moves`` False: see ``pod_moves_after_first``). Returns the
+    new state and the cards flipped by choice so far [D23]."""
     hands = [list(h) for h in state.hands]
     for pc in cmd.cards:
         if pc.player == DECK_PLAYER:
@@ -56,7 +61,7 @@ def execute(state: GameState, cmd: Command, flipped: frozenset[int]) -> tuple[Ga
         assert a.direction is not None
         state = _peek(state, a.direction)
 
-    if state.is_over or state.pod is None:
+    if state.is_over or state.pod is None or not pod_moves:
         return state, flipped
     # §10: the pod moves after the ship's action, by the top card's value, along
     # a Fly card's arrow or in the player's chosen direction.
@@ -76,8 +81,19 @@ def _peek(state: GameState, d: Direction) -> GameState:
     return state.evolve(seen=frozenset(seen))
 
 
-def _check(state: GameState, cmd: Command, flipped: frozenset[int]) -> None:
-    problem = command_problem(state, cmd, flipped)
+def pod_moves_after_first(state: GameState, two_actions: bool) -> bool:
+    """Does the pod move after the first action of a turn?
+
+    By default the pod moves after each action, by that action's top card (§10
+    read with the §12 second action). Option 'pod-once-per-turn', the other
+    reading of that gap in RULES.md: the pod moves once a turn, after the
+    turn's last action, so not after the first of two."""
+    o = state.options
+    return not (two_actions and o.second_action and o.pod_once_per_turn)
+
+
+def _check(state: GameState, cmd: Command, flipped: frozenset[int], **kw) -> None:
+    problem = command_problem(state, cmd, flipped, **kw)
     if problem is not None:
         raise IllegalTurnError(problem)
 
@@ -102,9 +118,11 @@ def apply_turn(state: GameState, turn: Turn) -> GameState:
     state = state.evolve(shields=min(2, state.shields + turn.bolster), held=state.held - turn.bolster)
     flipped: frozenset[int] = frozenset()
     if turn.command is not None:
-        _check(state, turn.command, flipped)
-        state, flipped = execute(state, turn.command, flipped)
+        pod1 = pod_moves_after_first(state, turn.second is not None)
+        _check(state, turn.command, flipped, pod_moves=pod1)
+        state, flipped = execute(state, turn.command, flipped, pod_moves=pod1)
     if turn.second is not None:
+        assert turn.command is not None
         # §12 second action: once per turn, before drawing, for a held virus sample.
         if not o.second_action:
             raise IllegalTurnError("a second action needs the 'second-action' rule option (§12)")
@@ -113,7 +131,7 @@ def apply_turn(state: GameState, turn: Turn) -> GameState:
         if state.held < 1:
             raise IllegalTurnError("a second action costs a held virus sample (§12)")
         state = state.evolve(held=state.held - 1)
-        _check(state, turn.second, flipped)
+        _check(state, turn.second, flipped, played=spent_players(state, turn.command))
         state, flipped = execute(state, turn.second, flipped)
     return _finish_turn(state, turn.rescan, flipped)
 
@@ -157,18 +175,44 @@ def legal_turns(state: GameState) -> list[Turn]:
     if not state.hands[state.active]:
         after = draw_up(state)
         return [Turn(None, rescan=r) for r in _rescans(after, frozenset())]
-    o = state.options
     for bolster in range(state.held + 1):
         s0 = state.evolve(shields=min(2, state.shields + bolster), held=state.held - bolster)
-        for cmd in legal_commands(s0):
-            s1, f1 = execute(s0, cmd, frozenset())
-            out.extend(Turn(cmd, bolster, None, r) for r in _rescans(_drawn(s1), f1))
-            if o.second_action and not s1.is_over and s1.held >= 1:
-                s1b = s1.evolve(held=s1.held - 1)
-                for cmd2 in legal_commands(s1b, f1):
-                    s2, f2 = execute(s1b, cmd2, f1)
-                    out.extend(Turn(cmd, bolster, cmd2, r) for r in _rescans(_drawn(s2), f2))
+        for cmd, cmd2, s2, f2 in command_phases(s0):
+            out.extend(Turn(cmd, bolster, cmd2, r) for r in _rescans(_drawn(s2), f2))
     return out
+
+
+def command_phases(
+    state: GameState,
+) -> Iterator[tuple[Command, Command | None, GameState, frozenset[int]]]:
+    """Steps 2-3 of a turn, the §12 second action included, from ``state`` (the
+    active player holds a card; the bolster is done): every (first command,
+    second command or None, state after them, cards flipped by choice [D23])."""
+    o = state.options
+    # Under 'pod-once-per-turn' the first of two actions does not move the pod,
+    # so two-action turns start from commands without a pod direction.
+    split = o.second_action and o.pod_once_per_turn
+    for cmd in legal_commands(state):
+        s1, f1 = execute(state, cmd, frozenset())
+        yield cmd, None, s1, f1
+        if o.second_action and not split:
+            yield from _second_actions(cmd, s1, f1)
+    if split:
+        for cmd in legal_commands(state, pod_moves=False):
+            s1, f1 = execute(state, cmd, frozenset(), pod_moves=False)
+            yield from _second_actions(cmd, s1, f1)
+
+
+def _second_actions(
+    cmd: Command, s1: GameState, f1: frozenset[int]
+) -> Iterator[tuple[Command, Command | None, GameState, frozenset[int]]]:
+    """§12: once per turn, before drawing, a held virus sample buys a second action."""
+    if s1.is_over or s1.held < 1:
+        return
+    s1b = s1.evolve(held=s1.held - 1)
+    for cmd2 in legal_commands(s1b, f1, played=spent_players(s1b, cmd)):
+        s2, f2 = execute(s1b, cmd2, f1)
+        yield cmd, cmd2, s2, f2
 
 
 def _drawn(state: GameState) -> GameState:

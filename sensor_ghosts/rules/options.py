@@ -25,6 +25,11 @@ FLAG_NAMES: dict[str, str] = {
     "no-memory-cubes": "no_memory_cubes",  # §12 increasing difficulty (information only)
     "two-samples": "two_samples",  # §12 increasing difficulty
     "flip-one": "flip_one",  # §12 increasing difficulty
+    # Alternative readings of gaps in the rules (RULES.md: the default is the
+    # project's reading, the other one is a named option).
+    "pod-once-per-turn": "pod_once_per_turn",  # §10 + §12: the pod moves once, after the last action
+    "helpers-once-per-turn": "helpers_once_per_turn",  # §9 + §12: one card per player per whole turn
+    "earth-in-row-7": "earth_in_row_7",  # §10 + [D14]: a ship waiting at Earth is in row 7
 }
 
 
@@ -39,6 +44,16 @@ class RuleOptions:
     no_memory_cubes: bool = False
     two_samples: bool = False
     flip_one: bool = False
+    pod_once_per_turn: bool = False
+    """Escape pod with the second action (§10, §12): the pod moves once a turn,
+    after the turn's last action, by that command's top card. Default: after
+    each action."""
+    helpers_once_per_turn: bool = False
+    """Second action in a multi-player game (§9, §12): each player plays at most
+    one card in the whole turn, both actions together. Default: per action."""
+    earth_in_row_7: bool = False
+    """A ship waiting at Earth (§10) counts as being in row 7: a Deep Scan cannot
+    shift row 7 ([D14]). Default: it stands in no row."""
 
     def __post_init__(self) -> None:
         if not 1 <= self.players <= 4:

@@ -34,8 +34,11 @@ def flip_card(state: GameState, pos: Pos) -> GameState:
 
 def shiftable_rows(state: GameState) -> list[int]:
     """[D14] Any row but the ship's (row 1 at the dock). A ship waiting at Earth
-    stands in no row."""
-    if state.ship_at_earth:
+    (§10) stands in no row by default. Option 'earth-in-row-7', the other reading
+    of that gap in RULES.md: Earth lies beside row 7, so the waiting ship counts
+    as in row 7 and row 7 cannot be shifted (its re-scan still does nothing:
+    there is no row ahead of row 7, [D2])."""
+    if state.ship_at_earth and not state.options.earth_in_row_7:
         return list(range(1, ROWS + 1))
     return [r for r in range(1, ROWS + 1) if r != state.ship_row]
 

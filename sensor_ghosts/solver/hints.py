@@ -60,7 +60,7 @@ from typing import Any
 from ..rules.cards import CommandKind, SectorType, Side
 from ..rules.commands import legal_commands
 from ..rules.deck import draw_up
-from ..rules.engine import execute, legal_turns
+from ..rules.engine import execute, legal_turns, pod_moves_after_first
 from ..rules.geometry import (
     COLS,
     DOCK,
@@ -444,7 +444,8 @@ def _after_command(state: GameState, turn: Turn) -> tuple[GameState, frozenset[i
     s = state.evolve(shields=min(2, state.shields + turn.bolster), held=state.held - turn.bolster)
     flipped: frozenset[int] = frozenset()
     if turn.command is not None:
-        s, flipped = execute(s, _remap(s, turn.command), flipped)
+        pod1 = pod_moves_after_first(s, turn.second is not None)
+        s, flipped = execute(s, _remap(s, turn.command), flipped, pod_moves=pod1)
     if turn.second is not None and not s.is_over:
         s = s.evolve(held=s.held - 1)
         s, flipped = execute(s, _remap(s, turn.second), flipped)

@@ -41,6 +41,11 @@ Exact reductions made here (each keeps the set of reachable *outcomes* intact):
   are generated once. In *open* mode cards are tracked only by that type (kind,
   and pod value with the pod): the solver chooses the order of the deck, so any
   card of a type is as good as another.
+
+The rule options for gaps in RULES.md are followed as the engine follows them:
+'pod-once-per-turn' (``pod_once``: the first of two actions leaves the pod),
+'helpers-once-per-turn' (``second_ok``: no second action in a multi-player
+game) and 'earth-in-row-7' (``shiftable_rows``).
 """
 
 from __future__ import annotations
@@ -132,6 +137,14 @@ class Model:
         self.need = o.samples_to_win
         self.k_flips = o.rescan_flips
         self.pod_variant = o.escape_pod
+        # §12 second action. Option 'helpers-once-per-turn' (§9): each player
+        # plays one card in the whole turn; every command holds one of the
+        # active player's cards (§9), spent on the first action, so a
+        # multi-player game has no second action under it (solo is unaffected).
+        self.second_ok = o.second_action and not (o.helpers_once_per_turn and o.players > 1)
+        # Option 'pod-once-per-turn' (§10, §12): the pod moves once a turn, after
+        # the last action; the first of two actions leaves it where it is.
+        self.pod_once = self.second_ok and o.escape_pod and o.pod_once_per_turn
         cc = start.setup.command_cards
         self.card_ids = [c.id for c in cc.game_cards(o.difficulty, o.players)]
         wild = cc.wild.id
@@ -494,7 +507,7 @@ class Model:
         self.to_earth = {p: self.dist[p].get(EARTH, 99) for p in cells}
         self.to_earth[EARTH] = 0
         self.row_cells = [[(r, c) for c in range(1, 6)] for r in range(1, 8)]
-        self.actions_per_turn = 2 if self.options.second_action else 1
+        self.actions_per_turn = 2 if self.second_ok else 1
 
     # ----- cards ------------------------------------------------------------------
     def tok_class(self, t: int) -> tuple[int, int]:
@@ -635,7 +648,7 @@ class Model:
             # Explicit flips only where a pending one could not stand in: the
             # re-scan row of this turn ([D23]); other rows are filtered at the end
             # of the turn when a second action may still move the ship.
-            rows = range(7) if self.options.second_action else (
+            rows = range(7) if self.second_ok else (
                 [b.ship[0] + 1] if b.ship != EARTH and b.ship[0] + 2 <= 7 else [])
         else:
             rows = range(7)
@@ -654,14 +667,18 @@ class Model:
         return [a for a in self.actions(b, flipped) if a[0] != PEEK]
 
     def shiftable_rows(self, b: Branch) -> list[int]:
-        """[D14] any row but the ship's (0-based indices); all when at Earth."""
-        if b.ship == EARTH:
+        """[D14] any row but the ship's (0-based indices); all when at Earth, but
+        row 7 under option 'earth-in-row-7' (the waiting ship counts as in row 7;
+        EARTH's row is 7, so the general rule does it)."""
+        if b.ship == EARTH and not self.options.earth_in_row_7:
             return list(range(7))
         return [r for r in range(7) if r != b.ship[0] - 1]
 
-    def commands(self, b: Branch, cards: tuple, flipped: frozenset):
+    def commands(self, b: Branch, cards: tuple, flipped: frozenset, pod_moves: bool = True):
         """(played, action, arrow, pod_dir, cards') for every legal command.
-        cards = (hands, deck, disc, head, pass2, active)."""
+        cards = (hands, deck, disc, head, pass2, active). ``pod_moves`` False:
+        the pod does not move after this command ('pod-once-per-turn', first of
+        two actions), so no pod direction is chosen."""
         hands, deck, disc, head, pass2, active = cards
         for played, how, hs, dk, dc, p2, resh in self.plays(hands, deck, disc, pass2, active):
             if how == "triple" and self.players == 1:
@@ -710,7 +727,7 @@ class Model:
                         arrows = [act[1]] if act[0] in (FLY, PEEK) else list(DIRECTIONS)
                     else:
                         arrows = [None]
-                    if b.pod is None or b.pod == EARTH or top_fly:
+                    if not pod_moves or b.pod is None or b.pod == EARTH or top_fly:
                         pods = [None]
                     else:
                         pods = list(DIRECTIONS)
@@ -770,7 +787,7 @@ class Model:
             # A bolster pays only for shields this turn's flight spends: else
             # the same turn without it leaves the virus held, to be spent at
             # the start of any later turn, before any later flight.
-            useful_only = bolster and not self.options.second_action
+            useful_only = bolster and not self.second_ok
             for c1 in self.commands(base, cards0, frozenset()):
                 order, act, arrow, pd, value, cards1, _ = c1
                 if useful_only and act[0] != FLY:
@@ -781,17 +798,30 @@ class Model:
                     if useful_only and b2.shields >= base.shields and not b2.won:
                         continue
                     b3 = None
-                    if self.options.second_action and not b2.won and b2.held >= 1:
+                    if self.second_ok and not self.pod_once and not b2.won and b2.held >= 1:
                         b3 = b2.copy()  # before _finish, which may reuse b2
                     self._finish(b2, cards1, bolster, rec1, None, fl, len(order), out)
                     if b3 is not None:
-                        b3.held -= 1
-                        for c2 in self.commands(b3, cards1, fl):
-                            b4 = b3.copy()
-                            rec2 = self._cmd_record(b4, c2)
-                            for b5, fl2 in self._run(b4, c2, fl):
-                                self._finish(b5, c2[5], bolster, rec1, rec2, fl2, len(order) + len(c2[0]), out)
+                        self._second(b3, c1, rec1, bolster, fl, out)
+            if self.pod_once:
+                # 'pod-once-per-turn': the first of two actions leaves the pod
+                # where it is (no pod direction); the second moves it.
+                for c1 in self.commands(base, cards0, frozenset(), pod_moves=False):
+                    b1 = base.copy()
+                    rec1 = self._cmd_record(b1, c1)
+                    for b2, fl in self._run(b1, c1, frozenset(), pod_moves=False):
+                        if not b2.won and b2.held >= 1:
+                            self._second(b2, c1, rec1, bolster, fl, out)
         return out
+
+    def _second(self, b3: Branch, c1: tuple, rec1: tuple, bolster: int, fl: frozenset, out: list) -> None:
+        """§12: a held virus sample buys a second action after command ``c1``."""
+        b3.held -= 1
+        for c2 in self.commands(b3, c1[5], fl):
+            b4 = b3.copy()
+            rec2 = self._cmd_record(b4, c2)
+            for b5, fl2 in self._run(b4, c2, fl):
+                self._finish(b5, c2[5], bolster, rec1, rec2, fl2, len(c1[0]) + len(c2[0]), out)
 
     def _cmd_record(self, b: Branch, c: tuple) -> tuple:
         order, act, arrow, pd, value, cards1, resh = c
@@ -805,11 +835,11 @@ class Model:
             pos = act[1] + 1
         return (order, act, arrow, pd, pos, resh)
 
-    def _run(self, b: Branch, c: tuple, flipped: frozenset):
+    def _run(self, b: Branch, c: tuple, flipped: frozenset, pod_moves: bool = True):
         order, act, arrow, pd, value, cards1, _ = c
         branches, fl = self.apply_action(b, act, flipped)
         for bb in branches:
-            if bb.won or bb.pod is None:
+            if bb.won or bb.pod is None or not pod_moves:
                 yield bb, fl
                 continue
             direction = arrow if self.tok_kind[order[-1][0]] == KIND_FLY else pd

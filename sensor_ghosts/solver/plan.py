@@ -14,7 +14,7 @@ from __future__ import annotations
 import json
 from dataclasses import dataclass, field
 
-from ..rules.engine import apply_turn, execute
+from ..rules.engine import apply_turn, execute, pod_moves_after_first
 from ..rules.errors import SensorGhostsError
 from ..rules.setup import Deal
 from ..rules.state import GameState, Status
@@ -142,7 +142,8 @@ def _figures(start: GameState, turns: list[Turn]) -> Figures:
                 if i == 1:
                     mid = mid.evolve(held=mid.held - 1)
                 before = mid.shields
-                mid, flipped = execute(mid, c, flipped)
+                pod = i == 1 or pod_moves_after_first(mid, len(cmds) == 2)
+                mid, flipped = execute(mid, c, flipped, pod_moves=pod)
                 if c.action.kind is ActionKind.FLY and mid.shields < before:
                     spent += before - mid.shields
                 if mid.is_over:

@@ -11,7 +11,7 @@ or None when no win exists within ``horizon`` turns.
 from __future__ import annotations
 
 from ..rules.commands import legal_commands
-from ..rules.engine import apply_turn, execute, legal_turns
+from ..rules.engine import apply_turn, command_phases, execute, legal_turns
 from ..rules.state import GameState, Status
 from ..rules.turns import ActionKind
 
@@ -74,18 +74,18 @@ def _winning_commands(s: GameState, cards: int) -> list[tuple[int, int]]:
         return out
     for bolster in range(s.held + 1):
         s0 = s.evolve(shields=min(2, s.shields + bolster), held=s.held - bolster)
+        if s.options.second_action:
+            # Every command pair, as the engine lists them (rule options included).
+            for cmd, cmd2, s2, _ in command_phases(s0):
+                if s2.outcome.status is Status.WON:
+                    n = len(cmd.cards) + (len(cmd2.cards) if cmd2 is not None else 0)
+                    out.append((cards + n, -(sum(len(h) for h in s2.hands) + len(s2.deck))))
+            continue
         for cmd in legal_commands(s0):
+            # Without the pod only a Fly reaches Earth in a single action.
             if s.pod is None and cmd.action.kind is not ActionKind.FLY:
                 continue
-            s1, f1 = execute(s0, cmd, frozenset())
+            s1, _ = execute(s0, cmd, frozenset())
             if s1.outcome.status is Status.WON:
                 out.append((cards + len(cmd.cards), -(sum(len(h) for h in s1.hands) + len(s1.deck))))
-                continue
-            if s.options.second_action and not s1.is_over and s1.held >= 1:
-                s1b = s1.evolve(held=s1.held - 1)
-                for cmd2 in legal_commands(s1b, f1):
-                    s2, _ = execute(s1b, cmd2, f1)
-                    if s2.outcome.status is Status.WON:
-                        left = sum(len(h) for h in s2.hands) + len(s2.deck)
-                        out.append((cards + len(cmd.cards) + len(cmd2.cards), -left))
     return out

@@ -37,6 +37,11 @@ VARIANTS = {
     "flip-one": RuleOptions(flip_one=True),  # §12
     "two-samples": RuleOptions(two_samples=True),  # [D12]
     "advanced": RuleOptions(difficulty=Difficulty.ADVANCED),
+    # The other readings of three gaps of RULES.md, each with the rules it
+    # changes (tests/solver/test_gap_options.py adds positions where they matter).
+    "pod-once-per-turn": RuleOptions(escape_pod=True, second_action=True, pod_once_per_turn=True),
+    "helpers-once-per-turn": RuleOptions(players=2, second_action=True, helpers_once_per_turn=True),
+    "earth-in-row-7": RuleOptions(escape_pod=True, earth_in_row_7=True),
 }
 
 
