@@ -53,6 +53,7 @@ stopped at a ``cap``: "at least cap turns" is still a valid bound.
 from __future__ import annotations
 
 from heapq import heappop, heappush
+from time import perf_counter
 
 from ..rules.cards import SectorType
 from ..rules.geometry import EARTH
@@ -112,6 +113,11 @@ class RelaxedBound:
             for r in range(7)
         ]
         self._cache: dict = {}
+        # Wall-clock deadline (``time.perf_counter``) of the outer search's
+        # budget: a search still running then stops with the smallest f still
+        # open, a valid but weaker bound, not cached as exact.
+        self.deadline: float | None = None
+        self._timed_out = False
         self._exact_cache: dict = {}
         self._static_cache: dict = {}
         self._learned: dict = {}
@@ -168,10 +174,11 @@ class RelaxedBound:
         # A cached value is exact, or a proven "at least" (cached with its flag).
         if got is not None and (got[1] or got[0] >= cap):
             return min(got[0], cap)
+        self._timed_out = False
         value = self._search(ship, rot, masks, held, shields, vir, credits, cap)
         if len(self._cache) > 500_000:
             self._cache.clear()
-        self._cache[key] = (value, value < cap or value >= INF)
+        self._cache[key] = (value, not self._timed_out and (value < cap or value >= INF))
         return value
 
     def _search(self, ship, rot0, masks, held, shields, vir, credits: int = 0, cap: int = INF) -> int:
@@ -259,6 +266,8 @@ class RelaxedBound:
         heap = [(h0, 0, start)]
         best_goal = INF
         truncated = False
+        deadline = self.deadline
+        pops = 0
         while heap:
             fst, g, st = heappop(heap)
             g = -g
@@ -266,6 +275,11 @@ class RelaxedBound:
                 return done(best_goal)
             if fst >= cap:
                 return done(cap)
+            pops += 1
+            if deadline is not None and not pops & 255 and perf_counter() > deadline:
+                # Out of time: every open path needs at least fst turns.
+                self._timed_out = True
+                return done(fst)
             if dist[st] < g:
                 continue  # reached again more cheaply
             pos, rot, opt0, hv, sh, cr0, crh0, fo0 = st

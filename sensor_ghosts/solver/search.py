@@ -227,6 +227,8 @@ def astar(
     (an 'unsolvable' answer then means 'none within max_turns')."""
     h = Heuristic(model)
     t0 = time.perf_counter()
+    if timeout is not None and h.relaxed is not None:
+        h.relaxed.deadline = t0 + timeout
     heap: list = []
     best: dict[tuple, tuple[int, int]] = {}
     parent: dict[tuple, tuple] = {}
@@ -262,10 +264,15 @@ def astar(
         lst.append((bits, st))
         return False
 
+    # Every plan starts at a root, so the smallest root bound is a lower bound
+    # on the optimum too; the refined ones keep the reported bound of an
+    # 'unknown' answer from falling to the cheap bounds of unrefined nodes.
+    root_bound: dict[tuple, int] = {}
     for st, rec in roots:
         p = prio(st, 0, 0)
         if p is None or st in best:
             continue
+        root_bound[st] = p[0]
         best[st] = (0, 0)
         parent[st] = (None, rec)
         dominated(st, (0, 0))
@@ -277,7 +284,7 @@ def astar(
             return a[0] < b[0]
         return (a[1], a[0]) < (b[1], b[0]) if by_cards else a < b
 
-    nodes = refinements = 0
+    nodes = pops = 0
     goal_prio = None
     goals: list[tuple] = []
     last_report = t0
@@ -297,14 +304,29 @@ def astar(
             if turns_only:
                 break
             continue
+        pops += 1
+        if pops & 15 == 0:
+            # Checked on every kind of pop: refinements that send a node back
+            # take most of the time and must not outrun the budget.
+            now = time.perf_counter()
+            if timeout is not None and now - t0 > timeout:
+                stopped = "time limit"
+                heapq.heappush(heap, (p, seq, st, eg1, eg2, kind))  # still open: part of the bound
+                break
+            if now - last_report > 0.5:
+                last_report = now
+                if progress is not None:
+                    progress({"nodes": nodes, "states": len(best), "open": len(heap),
+                              "bound": p[0], "seconds": now - t0})
         if kind == UNREFINED and h.relaxed is not None:
             # Lazy refinement: the relaxed game's bound is dear, so it is worked
             # out only for nodes about to be expanded, searched one turn past
             # the priority they were popped at; a node whose bound rises goes
             # back, to be refined further if it is popped again.
-            refinements += 1
             cap = (p[1] if by_cards else p[0]) - eg1 + 1
             p2 = prio(st, eg1, eg2, cap)
+            if st in root_bound:
+                root_bound[st] = INF if p2 is None else p2[0]
             if p2 is None:
                 continue
             if p2 > p:
@@ -317,17 +339,8 @@ def astar(
         nodes += 1
         if (max_nodes is not None and nodes > max_nodes) or len(best) > max_states:
             stopped = "node limit" if max_nodes is not None and nodes > max_nodes else "memory limit"
+            heapq.heappush(heap, (p, seq, st, eg1, eg2, kind))  # still open: part of the bound
             break
-        if (nodes + refinements) & 15 == 0:
-            now = time.perf_counter()
-            if timeout is not None and now - t0 > timeout:
-                stopped = "time limit"
-                break
-            if now - last_report > 0.5:
-                last_report = now
-                if progress is not None:
-                    progress({"nodes": nodes, "states": len(best), "open": len(heap),
-                              "bound": p[0], "seconds": now - t0})
         g1, g2 = g
         for st2, rec, ncards, won in model.successors(st):
             ng = (g1 + 1, g2 + ncards)
@@ -363,7 +376,7 @@ def astar(
         path.reverse()
         return SearchOutcome("solved", path, best[goal], None, nodes)
     if stopped:
-        bound = heap[0][0][0] if heap else None
+        bound = max(heap[0][0][0] if heap else 0, min(root_bound.values(), default=0)) or None
         return SearchOutcome("unknown", None, None, bound, nodes, stopped)
     return SearchOutcome("unsolvable", None, None, None, nodes)
 

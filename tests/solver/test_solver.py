@@ -90,6 +90,22 @@ def test_node_limit_returns_unknown_with_a_bound():
     r = solve(setup, mode="deal", deal=random_deal(setup, random.Random(3)), max_nodes=30)
     assert r.status == "unknown"
     assert r.bound is not None and r.bound >= 1
+
+
+@pytest.mark.parametrize("objective", ["turns", "turns-only"])
+def test_unknown_bound_keeps_the_root_bound(objective):
+    # Stopped early, the answer's lower bound is at least the root's relaxed
+    # bound and at most the optimum (seed 2: 11 turns, tests/solver/data).
+    from sensor_ghosts.generators import generate_setup
+    from sensor_ghosts.rules.state import initial_state
+    from sensor_ghosts.solver.model import Model
+    from sensor_ghosts.solver.search import Heuristic
+
+    setup = generate_setup(seed=2)
+    m = Model(initial_state(setup, setup.deal), "deal")
+    root = Heuristic(m).bounds(m.root_state(), cap=20)[0]
+    r = solve(setup, mode="deal", objective=objective, max_nodes=2)
+    assert r.status == "unknown" and root <= r.bound <= 11, (root, r.bound)
     assert r.plan is None
 
 
