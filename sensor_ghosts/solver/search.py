@@ -56,7 +56,9 @@ Why the search is exact:
   three cards, nor a Fly card on top of three cards that hold another kind
   (``Model.commands``).
 * **Limits**: when a node, time or memory budget runs out the search stops and
-  reports the smallest priority still open, a valid lower bound on the optimum.
+  reports the smallest priority still open or, if larger, the smallest bound of
+  a root: both are valid lower bounds on the optimum. The clock is read every
+  16 pops and inside the relaxed game's searches (``RelaxedBound.deadline``).
 """
 
 from __future__ import annotations
