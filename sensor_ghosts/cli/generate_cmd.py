@@ -38,7 +38,9 @@ def _solution_lines(result) -> list[str]:
     if result.status == "solved":
         head += f" in {result.turns} turns, {result.cards} cards"
         if result.objective == "turns-only":
-            head += " (fewest turns; cards not minimised within the time budget)"
+            from ..solver.plan import OBJECTIVE_NOTES
+
+            head += f" ({OBJECTIVE_NOTES['turns-only']} within the time budget)"
     elif result.status == "unknown":
         head += f" within {result.seconds:.0f} s (at least {result.bound} turns)"
     lines = [head]

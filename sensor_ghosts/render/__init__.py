@@ -90,14 +90,6 @@ def render_solution_states(states: Sequence[GameState], turns: Sequence[Turn], *
     return solution_page(list(states), list(turns), **kw)
 
 
-OBJECTIVE_NOTES = {
-    "turns": "optimal: fewest turns, then fewest cards",
-    "cards": "optimal: fewest cards, then fewest turns",
-    "turns-only": "fewest turns (cards not minimised within the time budget)",
-}
-"""What a solver plan's page says it is optimal for (``Plan.objective``)."""
-
-
 def render_solution(setup: Setup, turns: Any, *, deal: Deal | None = None,
                     seed: int | None = None, **kw: Any) -> Page:
     """The solution page of a plan, replayed through the rules engine from
@@ -106,6 +98,8 @@ def render_solution(setup: Setup, turns: Any, *, deal: Deal | None = None,
     turn_list, deal, start = _plan_parts(turns, deal)
     objective = getattr(getattr(turns, "plan", turns), "objective", None)
     if objective is not None and "note" not in kw:
+        from ..solver.plan import OBJECTIVE_NOTES
+
         kw["note"] = OBJECTIVE_NOTES.get(objective, "")
     if start is not None:  # a plan knows its own start (a mid-game state, or the dealt setup)
         states = _replay_from(start, turn_list)

@@ -41,6 +41,15 @@ class Figures:
                 "shields_spent": self.shields_spent, "cards_left": self.cards_left}
 
 
+OBJECTIVE_NOTES = {
+    "turns": "optimal: fewest turns, then fewest cards",
+    "cards": "optimal: fewest cards, then fewest turns",
+    "turns-only": "fewest turns; cards not minimised",
+}
+"""What a plan is optimal for (``Plan.objective``), as the plan text, the
+solution page and ``generate --solve`` say it."""
+
+
 @dataclass
 class Plan:
     """A winning line: ``start`` (the initial GameState, with ``deal``'s deck and
@@ -78,7 +87,7 @@ class Plan:
         lines = [
             f"plan ({self.mode} mode): {f.turns} turns, {f.cards_played} cards played, "
             f"{f.shields_spent} shields spent, {f.cards_left} cards left"
-            + (" (fewest turns; cards not minimised)" if self.objective == "turns-only" else ""),
+            + (f" ({OBJECTIVE_NOTES[self.objective]})" if self.objective == "turns-only" else ""),
             "deck: " + " ".join(self.deal.first_deck),
             "ranking: " + " ".join(self.deal.ranking),
         ]
