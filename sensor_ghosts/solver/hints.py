@@ -42,10 +42,11 @@ re-scan will show before the ship gets there) are known, the near rows are not.
 ``benchmarks/bots.py`` measures the three (bots ``hint-pimc``, ``hint-honest``,
 ``hint``).
 
-The rules solver is exact, but a sampled world takes it about a second to
-solve early in a game (median 1.3 s at the dock, 0.55 s four turns in, for the
-fewest turns alone; milliseconds from about turn 6), far too slow to settle
-dozens of candidate turns in many worlds within 2 seconds. So inside the
+The rules solver is exact, but a sampled world takes it a large part of a
+second early in a game (median 0.59 s at the dock, 0.12 s four turns in, for
+the fewest turns alone; milliseconds from about turn 6; measured on 10 setups),
+far too slow to settle dozens of candidate turns in many worlds within 2
+seconds. So inside the
 budget it is off by default (``solver_nodes=0``).
 """
 

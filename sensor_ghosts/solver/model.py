@@ -857,49 +857,57 @@ class Model:
             out.append((st, (bolster, rec1, rec2, (), None, b.ops), ncards, True))
             return
         outcomes = self.draw_outcomes(hands[active], deck, disc, head, pass2)
+        if not outcomes:
+            return
+        # The draw changes only the cards: the grid's end of turn (pending
+        # flips, the re-scan) is worked out once for every draw outcome.
+        bb = b
+        nxt = (active + 1) % self.players
+        if self.pending_ok:
+            rrow = bb.ship[0] + 1 if bb.ship != EARTH and bb.ship[0] + 2 <= 7 else None
+            if any(r != rrow for r in bb.xrows):
+                return  # an explicit flip a pending one stands in for
+            if rrow is not None:
+                rowbits = 0b11111 << (rrow * 5)
+                for e in bb.pend:
+                    if e[1]:
+                        e[0] |= rowbits
+                bb.ops.append((rrow, "prow", rowbits, None))
+        if bb.ship == EARTH:
+            rescans: list = [(bb, None)]
+        else:
+            sr = bb.ship[0]  # the dock is in row 1 [D2]
+            if sr + 1 <= 7:
+                self.shift(bb, sr)
+            rescans = [(bb, None)]
+            if sr + 2 <= 7:
+                ri = sr + 1
+                ex = 0
+                for (fr, fj) in flipped:
+                    if fr == ri:
+                        ex |= 1 << fj
+                before = bb.masks[ri]
+                if self.lazy:
+                    bb.masks[ri] = self.rescan_set(ri, before, ex)
+                    bb.ops.append((ri, "rescan", ex, before))
+                else:
+                    (m,) = members(before)
+                    rescans = []
+                    for p in self.rescan_choices(ri, m, ex):
+                        b2 = bb.copy()
+                        b2.masks[ri] = 1 << (m ^ p)
+                        cols = frozenset((j - bb.rot[ri]) % 5 + 1 for j in range(5) if (p >> j) & 1)
+                        rescans.append((b2, cols))
+        ends = [
+            ((b2.ship, b2.pod, b2.shields, b2.held, tuple(b2.rot), tuple(b2.masks), b2.samples),
+             tuple(sorted(e[0] for e in b2.pend)), cols, b2.ops)
+            for b2, cols in rescans
+        ]
         for hand, dk, dc, hd, p2, drawn in outcomes:
             hs = hands[:active] + (hand,) + hands[active + 1 :]
-            bb = b.copy() if len(outcomes) > 1 else b
-            nxt = (active + 1) % self.players
-            if self.pending_ok:
-                rrow = bb.ship[0] + 1 if bb.ship != EARTH and bb.ship[0] + 2 <= 7 else None
-                if any(r != rrow for r in bb.xrows):
-                    return  # an explicit flip a pending one stands in for
-                if rrow is not None:
-                    rowbits = 0b11111 << (rrow * 5)
-                    for e in bb.pend:
-                        if e[1]:
-                            e[0] |= rowbits
-                    bb.ops.append((rrow, "prow", rowbits, None))
-            if bb.ship == EARTH:
-                rescans: list = [(bb, None)]
-            else:
-                sr = bb.ship[0]  # the dock is in row 1 [D2]
-                if sr + 1 <= 7:
-                    self.shift(bb, sr)
-                rescans = [(bb, None)]
-                if sr + 2 <= 7:
-                    ri = sr + 1
-                    ex = 0
-                    for (fr, fj) in flipped:
-                        if fr == ri:
-                            ex |= 1 << fj
-                    before = bb.masks[ri]
-                    if self.lazy:
-                        bb.masks[ri] = self.rescan_set(ri, before, ex)
-                        bb.ops.append((ri, "rescan", ex, before))
-                    else:
-                        (m,) = members(before)
-                        rescans = []
-                        for p in self.rescan_choices(ri, m, ex):
-                            b2 = bb.copy()
-                            b2.masks[ri] = 1 << (m ^ p)
-                            cols = frozenset((j - bb.rot[ri]) % 5 + 1 for j in range(5) if (p >> j) & 1)
-                            rescans.append((b2, cols))
-            for b2, cols in rescans:
-                st = (b2.ship, b2.pod, b2.shields, b2.held, tuple(b2.rot), tuple(b2.masks), b2.samples,
-                      hs, dk, dc, hd, p2, nxt, tuple(sorted(e[0] for e in b2.pend)))
-                out.append((st, (bolster, rec1, rec2, drawn, cols, b2.ops), ncards, False))
+            for grid, pend, cols, ops in ends:
+                st = (*grid, hs, dk, dc, hd, p2, nxt, pend)
+                out.append((st, (bolster, rec1, rec2, drawn, cols, ops), ncards, False))
 
 
 def _is_obstructed(face: SectorType) -> bool:
