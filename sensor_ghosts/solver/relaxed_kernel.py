@@ -1,28 +1,26 @@
 """The relaxed game's search (``relaxed.RelaxedBound``), compiled with Numba.
 
-Profiling put 97 % of a fewest-turns solve inside this search: hundreds of
-small A* searches per solve, each a few hundred pops, each pop a dozen
-successors. Python spends ~80 µs a pop on tuples and dicts; compiled, the same
-work takes about a microsecond. ``relaxed.py`` holds the rules of the relaxed
-game and why they bound the real one; this module is only their fast form,
-step for step the same search:
+Profiling put 97 % of a fewest-turns solve inside the relaxed game's searches:
+hundreds of small A* searches per solve, each a few hundred pops of a dozen
+successors. In Python that was ~80 µs a pop; compiled, about a microsecond.
+``relaxed.py`` states the relaxed game and why it bounds the real one; this
+module is its search:
 
-* A relaxed state is packed into one int64 (``_pack``): ship cell index (6
-  bits), the rows' rotations (3 bits a row), rows whose faces are no longer
-  known (7 bits), held viruses (0-3), shields (0-2), Deep Scan credits from
-  another row, from the ship's row, and flips only (6 bits each).
-* ``learned`` (lower bounds learned by earlier searches) and the face
-  contexts' ids are open-addressing tables on numpy arrays (``table_get``,
-  ``table_put``) owned by the ``RelaxedBound`` and shared by its searches.
+* A relaxed state is one int64 (``_pk``: ship cell index, the rows' rotations
+  at 3 bits a row, held viruses 0-3, shields 0-2, and three kinds of Deep Scan
+  credits at 6 bits each) and the seven rows' flip-pattern sets, 32 bits each,
+  two to an int64.
+* The lower bounds learned by earlier searches live in an open-addressing
+  table on a numpy array (``_key_put``), owned by the ``RelaxedBound``.
+* The static-rows bound (``static_table``) is computed per search for each set
+  of moved rows it meets.
 * Credits are capped at ``MAX_CREDITS``: no path can spend more (at most four
   shifts and a flip in each of the seven rows), and the cap keeps an
   exhaustive search finite.
-* The static-rows bound (``static_table``) is computed per search for each set
-  of moved rows it meets.
 
 The clock is read every 256 pops (in object mode) when a deadline is set.
 The first call in a process loads the compiled code from Numba's cache
-(about half a second); the first call after a change compiles it (~15 s).
+(about half a second); the first call after a change compiles it (~20 s).
 """
 
 from __future__ import annotations
@@ -47,76 +45,6 @@ CELL_ROW = np.array([1] + [r for r in range(1, 8) for _ in range(5)] + [7], dtyp
 CELL_COL = np.array([0] + [c for _ in range(1, 8) for c in range(1, 6)] + [6], dtype=np.int64)
 DR = np.array([1, -1, 0, 0], dtype=np.int64)
 DC = np.array([0, 0, -1, 1], dtype=np.int64)
-
-# ----------------------------------------------------------------------------
-# Tables shared by the searches of one RelaxedBound: (int64, int64) -> int64,
-# open addressing on numpy arrays. Typed dicts would do, but a typed dict that
-# crosses into Python costs half a second of compiling in every process.
-# ----------------------------------------------------------------------------
-
-EMPTY = -1
-MAX_LOAD = 0.6
-
-
-def new_table(capacity: int = 1 << 12) -> np.ndarray:
-    """An empty table: rows (key a, key b, value); row 0 col 0 of ``meta`` is
-    the count (kept in a separate 1-element array)."""
-    tab = np.full((capacity, 3), EMPTY, dtype=np.int64)
-    return tab
-
-
-@njit(cache=True, inline="always")
-def _home(a, b, mask):
-    h = a ^ (b * 0x5851F42D4C957F2D)
-    h ^= h >> 29
-    h *= 0x2545F4914F6CDD1D
-    h ^= h >> 32
-    return h & mask
-
-
-@njit(cache=True)
-def table_get(tab, a, b):
-    """The value stored for (a, b), or -1."""
-    mask = tab.shape[0] - 1
-    i = _home(a, b, mask)
-    while True:
-        k = tab[i, 0]
-        if k == EMPTY:
-            return EMPTY
-        if k == a and tab[i, 1] == b:
-            return tab[i, 2]
-        i = (i + 1) & mask
-
-
-@njit(cache=True)
-def table_put(tab, count, a, b, v):
-    """Store v for (a, b) (``count[0]`` counts the keys). False, and nothing
-    stored, when the table is too full for a new key."""
-    mask = tab.shape[0] - 1
-    i = _home(a, b, mask)
-    while True:
-        k = tab[i, 0]
-        if k == EMPTY:
-            if count[0] + 1 > MAX_LOAD * tab.shape[0]:
-                return False
-            tab[i, 0] = a
-            tab[i, 1] = b
-            tab[i, 2] = v
-            count[0] += 1
-            return True
-        if k == a and tab[i, 1] == b:
-            tab[i, 2] = v
-            return True
-        i = (i + 1) & mask
-
-
-@njit(cache=True)
-def table_rehash(old, new, count):
-    count[0] = 0
-    for i in range(old.shape[0]):
-        if old[i, 0] != EMPTY:
-            table_put(new, count, old[i, 0], old[i, 1], old[i, 2])
-
 
 def cell_index(pos: tuple[int, int]) -> int:
     r, c = pos
@@ -156,20 +84,6 @@ LINES_Q, LINES_R, LINES_C, LINES_N = _lines()
 
 
 @njit(cache=True, inline="always")
-def _pack(pos, rot, opt, held, sh, cr, crh, fo):
-    return (
-        pos
-        | (rot << 6)
-        | (opt << 27)
-        | (held << 34)
-        | (sh << 36)
-        | (cr << 38)
-        | (crh << 44)
-        | (fo << 50)
-    )
-
-
-@njit(cache=True, inline="always")
 def _turned(rot, r, k):
     sh = 3 * r
     v = (rot >> sh) & 7
@@ -181,13 +95,6 @@ def _end_rot(nr, rot):
     if nr + 1 <= 7:
         return _turned(rot, nr, 1)
     return rot
-
-
-@njit(cache=True, inline="always")
-def _end_opt(nr, opt):
-    if nr + 2 <= 7:
-        return opt | (1 << (nr + 1))
-    return opt
 
 
 @njit(cache=True)
@@ -294,48 +201,142 @@ def _moved(diff):
     return out
 
 
+# ----------------------------------------------------------------------------
+# Pattern sets (as in solver/model.py: bit m set when flip pattern m of a row's
+# five slots is still possible) and the learned-bounds table
+# ----------------------------------------------------------------------------
+
+EMPTY = -1
+MAX_LOAD = 0.6
+A_LOW = np.array([sum(1 << m for m in range(32) if not (m >> j) & 1) for j in range(5)], dtype=np.int64)
+FULL = (1 << 32) - 1
+
+
+@njit(cache=True, inline="always")
+def _xor_set(s, j):
+    k = 1 << j
+    lo = A_LOW[j]
+    return ((s & lo) << k) | ((s >> k) & lo)
+
+
+@njit(cache=True)
+def _rescan(s, r, ch, nch, full):
+    """Every pattern a re-scan of row ``r`` can leave from the set ``s``
+    (``full``: any pattern, see relaxed.py on 'reveal once')."""
+    if full:
+        return FULL
+    out = 0
+    x = s
+    while x:
+        low = x & -x
+        m = 0
+        while (low >> m) > 1:
+            m += 1
+        x ^= low
+        n = nch[r, m]
+        if n == 0:
+            out |= 1 << m
+        for k in range(n):
+            out |= 1 << (m ^ ch[r, m, k])
+    return out
+
+
+@njit(cache=True, inline="always")
+def _mget(ms, r):
+    return (ms[r >> 1] >> (32 * (r & 1))) & FULL
+
+
+@njit(cache=True, inline="always")
+def _key_put(tab, count, k0, k1, k2, k3, k4, k5, v):
+    """Open addressing on (six key words) -> value. ``v`` = EMPTY: a lookup
+    (EMPTY when absent). Otherwise store the larger of ``v`` and what is
+    there; -2 (nothing stored) when the table is too full for a new key."""
+    mask = tab.shape[0] - 1
+    h = k0
+    h = (h ^ (k1 * 0x5851F42D4C957F2D)) * 0x2545F4914F6CDD1D
+    h = (h ^ (k2 * 0x5851F42D4C957F2D)) * 0x2545F4914F6CDD1D
+    h = (h ^ (k3 * 0x5851F42D4C957F2D)) * 0x2545F4914F6CDD1D
+    h = (h ^ (k4 * 0x5851F42D4C957F2D)) * 0x2545F4914F6CDD1D
+    h = (h ^ (k5 * 0x5851F42D4C957F2D)) * 0x2545F4914F6CDD1D
+    h ^= h >> 31
+    i = h & mask
+    while True:
+        if tab[i, 6] == EMPTY:
+            if v == EMPTY:
+                return EMPTY  # lookup miss
+            if count[0] + 1 > MAX_LOAD * tab.shape[0]:
+                return -2
+            tab[i, 0] = k0
+            tab[i, 1] = k1
+            tab[i, 2] = k2
+            tab[i, 3] = k3
+            tab[i, 4] = k4
+            tab[i, 5] = k5
+            tab[i, 6] = v
+            count[0] += 1
+            return v
+        if (
+            tab[i, 0] == k0
+            and tab[i, 1] == k1
+            and tab[i, 2] == k2
+            and tab[i, 3] == k3
+            and tab[i, 4] == k4
+            and tab[i, 5] == k5
+        ):
+            if v != EMPTY and v > tab[i, 6]:
+                tab[i, 6] = v
+            return tab[i, 6]
+        i = (i + 1) & mask
+
+
+def new_table(capacity: int = 1 << 14) -> np.ndarray:
+    """An empty table of learned bounds: rows (six key words, value)."""
+    return np.full((capacity, 7), EMPTY, dtype=np.int64)
+
+
+@njit(cache=True)
+def table_rehash(old, new, count):
+    count[0] = 0
+    for i in range(old.shape[0]):
+        if old[i, 6] != EMPTY:
+            _key_put(new, count, old[i, 0], old[i, 1], old[i, 2], old[i, 3], old[i, 4], old[i, 5], old[i, 6])
+
+
+_KEY5 = types.UniTuple(types.int64, 5)
+
+
+@njit(cache=True, inline="always")
+def _pk(pos, rot, held, sh, cr, crh, fo):
+    return pos | (rot << 6) | (held << 27) | (sh << 29) | (cr << 31) | (crh << 37) | (fo << 43)
+
+
+@njit(cache=True, inline="always")
+def _mset(ms, r, v):
+    i = r >> 1
+    sh = 32 * (r & 1)
+    ms[i] = (ms[i] & ~(FULL << sh)) | (v << sh)
+
+
 @njit(cache=True)
 def search(
-    pos0,
-    rot0,
-    held,
-    shields,
-    credits,
-    cap,
-    need,
-    flags,
-    exact,
-    vir,
-    to_earth,
-    gridb,
-    any_stop,
-    any_boost,
-    lq,
-    lr,
-    lc,
-    ln,
-    e_ids,
-    f_ids,
-    ctx_tab,
-    ctx_count,
-    learned,
-    learned_count,
-    deadline,
+    pos0, rot0, masks0, held, shields, credits, cap, need,
+    flags, face, flippable, ch, nch, rescan_full, vir, to_earth, gridb, any_stop, any_boost,
+    lq, lr, lc, ln, learned, learned_count, deadline,
 ):
-    """The relaxed optimum from the given state, ``cap`` when it is at least
-    ``cap``. Returns (value, timed_out). ``deadline`` < 0: no clock."""
+    """The card-free game with exact faces: the relaxed optimum from the given
+    state, or ``cap`` when it is at least ``cap``. Returns (value, timed_out)."""
     rot0i = 0
     for i in range(7):
         rot0i |= rot0[i] << (3 * i)
     top = CREDIT_LAYERS
-    start = _pack(pos0, rot0i, 0, held, shields, 0, 0, credits)
-    dist = Dict.empty(key_type=types.int64, value_type=types.int64)
-    dist[start] = 0
-    # Dominance lists per (cell, rotations, optimistic rows, held): linked
-    # entries (shields, credits, this row's credits, flips only, g, next).
-    front = Dict.empty(key_type=types.int64, value_type=types.int64)
+    ms0 = np.zeros(4, dtype=np.int64)
+    for r in range(7):
+        _mset(ms0, r, masks0[r])
+    a0 = _pk(pos0, rot0i, held, shields, 0, 0, credits)
+    dist = Dict.empty(key_type=_KEY5, value_type=types.int64)
+    dist[(a0, ms0[0], ms0[1], ms0[2], ms0[3])] = 0
+    front = Dict.empty(key_type=_KEY5, value_type=types.int64)
     ent = np.empty((1024, 6), dtype=np.int64)
-    n_ent = 0
     ent[0, 0] = shields
     ent[0, 1] = 0
     ent[0, 2] = 0
@@ -343,36 +344,28 @@ def search(
     ent[0, 4] = 0
     ent[0, 5] = -1
     n_ent = 1
-    front[start & ((1 << 36) - 1)] = 0
-
-    ctx_cache = np.full(128, -1, dtype=np.int64)
+    pre_mask = (1 << 29) - 1  # pos, rotations, held: the dominance key's part of a
+    front[(a0 & pre_mask, ms0[0], ms0[1], ms0[2], ms0[3])] = 0
     tables = np.zeros((128, top + 1, N_CELLS), dtype=np.int64)
     have_table = np.zeros(128, dtype=np.bool_)
+    rescans = Dict.empty(key_type=types.int64, value_type=types.int64)
 
-    def ctx(opt):
-        c = ctx_cache[opt]
-        if c < 0:
-            sig = 0
-            for r in range(7):
-                sig |= (f_ids[r] if (opt >> r) & 1 else e_ids[r]) << (8 * r)
-            c = table_get(ctx_tab, sig, vir)
-            if c < 0:
-                # Room for every opt mask is made before the search.
-                c = ctx_count[0]
-                table_put(ctx_tab, ctx_count, sig, vir, c)
-            ctx_cache[opt] = c
-        return c
+    def rescan(sset, r):
+        k = (sset << 3) | r
+        if k in rescans:
+            return rescans[k]
+        v = _rescan(sset, r, ch, nch, rescan_full)
+        rescans[k] = v
+        return v
 
-    def hval(s2, enough):
-        opt = (s2 >> 27) & 127
-        c = ctx(opt)
-        h = table_get(learned, s2, c)
+    def hval(a, m0, m1, m2, m3, enough):
+        h = _key_put(learned, learned_count, a, m0, m1, m2, m3, vir, EMPTY)
         if h < 0:
             h = 0
         if h >= enough:
             return h
-        pos = s2 & 63
-        if ((s2 >> 34) & 3) >= need:
+        pos = a & 63
+        if ((a >> 27) & 3) >= need:
             x = to_earth[pos]
         else:
             x = gridb[pos]
@@ -380,11 +373,11 @@ def search(
             if x >= enough:
                 return x
             h = x
-        moved = _moved(((s2 >> 6) & ((1 << 21) - 1)) ^ rot0i)
+        moved = _moved(((a >> 6) & ((1 << 21) - 1)) ^ rot0i)
         if not have_table[moved]:
             tables[moved] = static_table(rot0, moved, flags, any_stop, any_boost, lq, lr, lc, ln)
             have_table[moved] = True
-        k = ((s2 >> 38) & 63) + ((s2 >> 44) & 63) + ((s2 >> 50) & 63)
+        k = ((a >> 31) & 63) + ((a >> 37) & 63) + ((a >> 43) & 63)
         if k >= top:
             x = tables[moved, top, pos]
         else:
@@ -396,27 +389,25 @@ def search(
         return x if x > h else h
 
     def learn(value):
-        for st, g in dist.items():
+        for key, g in dist.items():
             v = value - g
             if v > 1:
-                c = ctx((st >> 27) & 127)
-                if table_get(learned, st, c) < v:
-                    if not table_put(learned, learned_count, st, c, v):
-                        return  # full: the rest is not learned (speed only)
+                if _key_put(learned, learned_count, key[0], key[1], key[2], key[3], key[4], vir, v) == -2:
+                    return  # full: the rest is not learned (speed only)
 
-    h0 = hval(start, INF)
+    h0 = hval(a0, ms0[0], ms0[1], ms0[2], ms0[3], INF)
     if h0 >= cap:
         return cap, False
-    heap = [(h0, 0, start)]
+    heap = [(h0, 0, a0, ms0[0], ms0[1], ms0[2], ms0[3])]
     best_goal = INF
     truncated = False
     pops = 0
-    nxt_s = np.empty(64, dtype=np.int64)
-    nxt_g = np.empty(64, dtype=np.int64)
-    work = np.empty((64, 9), dtype=np.int64)
-    ch = np.empty((16, 6), dtype=np.int64)
+    nxt = np.empty((64, 6), dtype=np.int64)  # a, m0..m3, g
+    work = np.empty((64, 12), dtype=np.int64)
+    chs = np.empty((16, 6), dtype=np.int64)  # j, rot, cr, crh, fo, union-flip
+    ms = np.empty(4, dtype=np.int64)
     while heap:
-        fst, ng, st = heapq.heappop(heap)
+        fst, ng, a, m0, m1, m2, m3 = heapq.heappop(heap)
         g = -ng
         if fst >= best_goal:
             learn(best_goal)
@@ -429,24 +420,26 @@ def search(
             with objmode(now="float64"):
                 now = time.perf_counter()
             if now > deadline:
-                # Out of time: every open path needs at least fst turns.
                 learn(fst)
                 return fst, True
-        if dist[st] < g:
+        if dist[(a, m0, m1, m2, m3)] < g:
             continue
-        pos = st & 63
-        rot = (st >> 6) & ((1 << 21) - 1)
-        opt0 = (st >> 27) & 127
-        hv = (st >> 34) & 3
-        sh = (st >> 36) & 3
-        cr0 = (st >> 38) & 63
-        crh0 = (st >> 44) & 63
-        fo0 = (st >> 50) & 63
+        pos = a & 63
+        rot = (a >> 6) & ((1 << 21) - 1)
+        hv = (a >> 27) & 3
+        sh = (a >> 29) & 3
+        cr0 = (a >> 31) & 63
+        crh0 = (a >> 37) & 63
+        fo0 = (a >> 43) & 63
         row = CELL_ROW[pos]
         nn = 0
         if hv and sh < 2:
-            nxt_s[nn] = _pack(pos, rot, opt0, hv - 1, sh + 1, cr0, crh0, fo0)
-            nxt_g[nn] = g
+            nxt[nn, 0] = _pk(pos, rot, hv - 1, sh + 1, cr0, crh0, fo0)
+            nxt[nn, 1] = m0
+            nxt[nn, 2] = m1
+            nxt[nn, 3] = m2
+            nxt[nn, 4] = m3
+            nxt[nn, 5] = g
             nn += 1
         g1 = g + 1
         for d in range(4):
@@ -458,10 +451,13 @@ def search(
             work[0, 2] = hv
             work[0, 3] = sh
             work[0, 4] = rot
-            work[0, 5] = opt0
-            work[0, 6] = cr0
-            work[0, 7] = crh0
-            work[0, 8] = fo0
+            work[0, 5] = cr0
+            work[0, 6] = crh0
+            work[0, 7] = fo0
+            work[0, 8] = m0
+            work[0, 9] = m1
+            work[0, 10] = m2
+            work[0, 11] = m3
             while nw:
                 nw -= 1
                 r = work[nw, 0]
@@ -469,10 +465,13 @@ def search(
                 h1 = work[nw, 2]
                 s1 = work[nw, 3]
                 rt = work[nw, 4]
-                opt = work[nw, 5]
-                cr = work[nw, 6]
-                crh = work[nw, 7]
-                fo = work[nw, 8]
+                cr = work[nw, 5]
+                crh = work[nw, 6]
+                fo = work[nw, 7]
+                b0 = work[nw, 8]
+                b1 = work[nw, 9]
+                b2 = work[nw, 10]
+                b3 = work[nw, 11]
                 nr = r + dr
                 nc = c + dc
                 if nr == 7 and nc == 6:
@@ -482,17 +481,18 @@ def search(
                 if not (1 <= nr <= 7 and 1 <= nc <= 5):
                     continue
                 ri = nr - 1
-                bit = 1 << ri
-                use_flags = (opt & bit) != 0
                 j = (nc - 1 + ((rt >> (3 * ri)) & 7)) % 5
-                nch = 1
-                ch[0, 0] = flags[ri, j] if use_flags else exact[ri, j]
-                ch[0, 1] = j
-                ch[0, 2] = rt
-                ch[0, 3] = cr
-                ch[0, 4] = crh
-                ch[0, 5] = fo
+                nch_ = 1
+                chs[0, 0] = j
+                chs[0, 1] = rt
+                chs[0, 2] = cr
+                chs[0, 3] = crh
+                chs[0, 4] = fo
+                chs[0, 5] = 0
                 if cr or crh or fo:
+                    # Deep Scan credits (see relaxed.py): shift the row met, or
+                    # flip the card met (either parity: a superset, so still a
+                    # relaxation whenever the real Deep Scan happened).
                     shiftable = cr + (crh if nr != row else 0)
                     for sft in range(min(shiftable, 4) + 1):
                         use_h = min(sft, crh) if nr != row else 0
@@ -501,112 +501,147 @@ def search(
                         js = (j + sft) % 5
                         rs = rt if sft == 0 else _turned(rt, ri, sft)
                         if sft:
-                            ch[nch, 0] = flags[ri, js] if use_flags else exact[ri, js]
-                            ch[nch, 1] = js
-                            ch[nch, 2] = rs
-                            ch[nch, 3] = c_left
-                            ch[nch, 4] = h_left
-                            ch[nch, 5] = fo
-                            nch += 1
-                        if fo:
-                            ch[nch, 0] = flags[ri, js]
-                            ch[nch, 1] = js
-                            ch[nch, 2] = rs
-                            ch[nch, 3] = c_left
-                            ch[nch, 4] = h_left
-                            ch[nch, 5] = fo - 1
-                            nch += 1
-                        elif h_left:
-                            ch[nch, 0] = flags[ri, js]
-                            ch[nch, 1] = js
-                            ch[nch, 2] = rs
-                            ch[nch, 3] = c_left
-                            ch[nch, 4] = h_left - 1
-                            ch[nch, 5] = fo
-                            nch += 1
-                        elif c_left:
-                            ch[nch, 0] = flags[ri, js]
-                            ch[nch, 1] = js
-                            ch[nch, 2] = rs
-                            ch[nch, 3] = c_left - 1
-                            ch[nch, 4] = h_left
-                            ch[nch, 5] = fo
-                            nch += 1
-                # Entering a card turns it over: the row is touched.
-                opt |= bit
-                for a in range(nch):
-                    f = ch[a, 0]
-                    if f & DEADLY:
-                        continue
-                    jj = ch[a, 1]
-                    rs = ch[a, 2]
-                    c2 = ch[a, 3]
-                    ch2 = ch[a, 4]
-                    fo2 = ch[a, 5]
-                    s2 = s1
-                    if f & NEEDS_SHIELDS:
-                        if s1 < 2:
-                            continue
-                        s2 = 0
-                    h2 = (h1 + ((vir >> (ri * 5 + jj)) & 1)) if h1 < 3 else 3
-                    if f & CAN_STOP:
-                        npos = 1 + ri * 5 + (nc - 1)
-                        if nn >= nxt_s.shape[0]:
-                            nxt_s = np.concatenate((nxt_s, np.empty(nn, dtype=np.int64)))
-                            nxt_g = np.concatenate((nxt_g, np.empty(nn, dtype=np.int64)))
-                        er = _end_rot(nr, rs)
-                        eo = _end_opt(nr, opt)
-                        if nr == row:
-                            nxt_s[nn] = _pack(npos, er, eo, h2, s2, c2, ch2, fo2)
+                            chs[nch_, 0] = js
+                            chs[nch_, 1] = rs
+                            chs[nch_, 2] = c_left
+                            chs[nch_, 3] = h_left
+                            chs[nch_, 4] = fo
+                            chs[nch_, 5] = 0
+                            nch_ += 1
+                        if fo or h_left or c_left:
+                            chs[nch_, 0] = js
+                            chs[nch_, 1] = rs
+                            chs[nch_, 2] = c_left
+                            chs[nch_, 3] = h_left
+                            chs[nch_, 4] = fo
+                            chs[nch_, 5] = 1
+                            if fo:
+                                chs[nch_, 4] = fo - 1
+                            elif h_left:
+                                chs[nch_, 3] = h_left - 1
+                            else:
+                                chs[nch_, 2] = c_left - 1
+                            nch_ += 1
+                for a_ in range(nch_):
+                    jj = chs[a_, 0]
+                    rs = chs[a_, 1]
+                    c2 = chs[a_, 2]
+                    ch2 = chs[a_, 3]
+                    fo2 = chs[a_, 4]
+                    ms[0] = b0
+                    ms[1] = b1
+                    ms[2] = b2
+                    ms[3] = b3
+                    s = _mget(ms, ri)
+                    if flippable[ri, jj] and chs[a_, 5]:
+                        s = s | _xor_set(s, jj)
+                    for q in range(2):
+                        if flippable[ri, jj]:
+                            part = (s & A_LOW[jj]) if q == 0 else (s & ~A_LOW[jj] & FULL)
+                            if part == 0:
+                                continue
+                            f = face[ri, jj, q]
+                            s_after = _xor_set(part, jj)
                         else:
-                            nxt_s[nn] = _pack(npos, er, eo, h2, s2, min(c2 + ch2, MAX_CREDITS), 0, fo2)
-                        nxt_g[nn] = g1
-                        nn += 1
-                    if f & CAN_BOOST:
-                        if nw >= work.shape[0]:
-                            work = np.concatenate((work, np.empty_like(work)))
-                        work[nw, 0] = nr
-                        work[nw, 1] = nc
-                        work[nw, 2] = h2
-                        work[nw, 3] = s2
-                        work[nw, 4] = rs
-                        work[nw, 5] = opt
-                        work[nw, 6] = c2
-                        work[nw, 7] = ch2
-                        work[nw, 8] = fo2
-                        nw += 1
-        # Waits (see relaxed.py): shields, the row ahead shifted once more, a credit.
-        if nn + 3 > nxt_s.shape[0]:
-            nxt_s = np.concatenate((nxt_s, np.empty(nn + 3, dtype=np.int64)))
-            nxt_g = np.concatenate((nxt_g, np.empty(nn + 3, dtype=np.int64)))
+                            if q == 1:
+                                break
+                            f = flags[ri, jj]
+                            s_after = s
+                        if f & DEADLY:
+                            continue
+                        s2 = s1
+                        if f & NEEDS_SHIELDS:
+                            if s1 < 2:
+                                continue
+                            s2 = 0
+                        h2 = (h1 + ((vir >> (ri * 5 + jj)) & 1)) if h1 < 3 else 3
+                        _mset(ms, ri, s_after)
+                        if f & CAN_STOP:
+                            if nn + 4 > nxt.shape[0]:
+                                nxt = np.concatenate((nxt, np.empty_like(nxt)))
+                            er = _end_rot(nr, rs)
+                            rr = nr + 1  # the row two ahead (0-based), re-scanned
+                            kept = 0
+                            if nr + 2 <= 7:
+                                kept = _mget(ms, rr)
+                                _mset(ms, rr, rescan(kept, rr))
+                            n0 = ms[0]
+                            n1 = ms[1]
+                            n2 = ms[2]
+                            n3 = ms[3]
+                            if nr + 2 <= 7:
+                                _mset(ms, rr, kept)  # a boost goes on before the turn ends
+                            npos = 1 + ri * 5 + (nc - 1)
+                            if nr == row:
+                                nxt[nn, 0] = _pk(npos, er, h2, s2, c2, ch2, fo2)
+                            else:
+                                nxt[nn, 0] = _pk(npos, er, h2, s2, min(c2 + ch2, MAX_CREDITS), 0, fo2)
+                            nxt[nn, 1] = n0
+                            nxt[nn, 2] = n1
+                            nxt[nn, 3] = n2
+                            nxt[nn, 4] = n3
+                            nxt[nn, 5] = g1
+                            nn += 1
+                        if f & CAN_BOOST:
+                            if nw >= work.shape[0]:
+                                work = np.concatenate((work, np.empty_like(work)))
+                            work[nw, 0] = nr
+                            work[nw, 1] = nc
+                            work[nw, 2] = h2
+                            work[nw, 3] = s2
+                            work[nw, 4] = rs
+                            work[nw, 5] = c2
+                            work[nw, 6] = ch2
+                            work[nw, 7] = fo2
+                            work[nw, 8] = ms[0]
+                            work[nw, 9] = ms[1]
+                            work[nw, 10] = ms[2]
+                            work[nw, 11] = ms[3]
+                            nw += 1
+                        # the next parity starts from the row as it was
+                        _mset(ms, ri, s)
+        # Waits: shields, the row ahead shifted once more, a credit.
+        if nn + 3 > nxt.shape[0]:
+            nxt = np.concatenate((nxt, np.empty_like(nxt)))
         rot1 = _end_rot(row, rot)
-        opt1 = _end_opt(row, opt0)
-        nxt_s[nn] = _pack(pos, rot1, opt1, hv, min(2, sh + 1), cr0, crh0, fo0)
-        nxt_g[nn] = g1
-        nn += 1
-        if row + 1 <= 7:
-            nxt_s[nn] = _pack(pos, _turned(rot1, row, 1), opt1, hv, sh, cr0, crh0, fo0)
-            nxt_g[nn] = g1
+        ms[0] = m0
+        ms[1] = m1
+        ms[2] = m2
+        ms[3] = m3
+        if row + 2 <= 7:
+            _mset(ms, row + 1, rescan(_mget(ms, row + 1), row + 1))
+        for w in range(3):
+            if w == 0:
+                nxt[nn, 0] = _pk(pos, rot1, hv, min(2, sh + 1), cr0, crh0, fo0)
+            elif w == 1:
+                if row + 1 > 7:
+                    continue
+                nxt[nn, 0] = _pk(pos, _turned(rot1, row, 1), hv, sh, cr0, crh0, fo0)
+            else:
+                nxt[nn, 0] = _pk(pos, rot1, hv, sh, cr0, min(crh0 + 1, MAX_CREDITS), fo0)
+            nxt[nn, 1] = ms[0]
+            nxt[nn, 2] = ms[1]
+            nxt[nn, 3] = ms[2]
+            nxt[nn, 4] = ms[3]
+            nxt[nn, 5] = g1
             nn += 1
-        nxt_s[nn] = _pack(pos, rot1, opt1, hv, sh, cr0, min(crh0 + 1, MAX_CREDITS), fo0)
-        nxt_g[nn] = g1
-        nn += 1
         limit = best_goal if best_goal < cap else cap
-        for a in range(nn):
-            s2 = nxt_s[a]
-            g2 = nxt_g[a]
-            if s2 in dist and dist[s2] <= g2:
+        for i in range(nn):
+            a2 = nxt[i, 0]
+            k2 = (a2, nxt[i, 1], nxt[i, 2], nxt[i, 3], nxt[i, 4])
+            g2 = nxt[i, 5]
+            if k2 in dist and dist[k2] <= g2:
                 continue
-            f2 = g2 + hval(s2, limit - g2)
+            f2 = g2 + hval(a2, nxt[i, 1], nxt[i, 2], nxt[i, 3], nxt[i, 4], limit - g2)
             if f2 >= limit:
                 truncated = truncated or f2 >= cap
                 continue
-            k = s2 & ((1 << 36) - 1)
-            sa = (s2 >> 36) & 3
-            sb = (s2 >> 38) & 63
-            sc = (s2 >> 44) & 63
-            sd = (s2 >> 50) & 63
-            head = front[k] if k in front else -1
+            fk = (a2 & pre_mask, nxt[i, 1], nxt[i, 2], nxt[i, 3], nxt[i, 4])
+            sa = (a2 >> 29) & 3
+            sb = (a2 >> 31) & 63
+            sc = (a2 >> 37) & 63
+            sd = (a2 >> 43) & 63
+            head = front[fk] if fk in front else -1
             dominated = False
             e = head
             while e >= 0:
@@ -630,10 +665,10 @@ def search(
             ent[n_ent, 3] = sd
             ent[n_ent, 4] = g2
             ent[n_ent, 5] = head
-            front[k] = n_ent
+            front[fk] = n_ent
             n_ent += 1
-            dist[s2] = g2
-            heapq.heappush(heap, (f2, -g2, s2))
+            dist[k2] = g2
+            heapq.heappush(heap, (f2, -g2, a2, nxt[i, 1], nxt[i, 2], nxt[i, 3], nxt[i, 4]))
     if best_goal < INF:
         v = best_goal if best_goal < cap else cap
         learn(v)
