@@ -302,7 +302,54 @@ def table_rehash(old, new, count):
             _key_put(new, count, old[i, 0], old[i, 1], old[i, 2], old[i, 3], old[i, 4], old[i, 5], old[i, 6])
 
 
-_KEY5 = types.UniTuple(types.int64, 5)
+@njit(cache=True, inline="always")
+def _slot5(tab, a, b, c, d, e):
+    """The row of ``tab`` (open addressing, column 0 = -1 when free) holding
+    the key (a, b, c, d, e), or the free row where it goes."""
+    mask = tab.shape[0] - 1
+    h = a * 0x5851F42D4C957F2D
+    h = (h ^ b) * 0x2545F4914F6CDD1D
+    h = (h ^ c) * 0x5851F42D4C957F2D
+    h = (h ^ d) * 0x2545F4914F6CDD1D
+    h = (h ^ e) * 0x5851F42D4C957F2D
+    h ^= h >> 31
+    i = h & mask
+    while True:
+        k = tab[i, 0]
+        if k == -1 or (
+            k == a and tab[i, 1] == b and tab[i, 2] == c and tab[i, 3] == d and tab[i, 4] == e
+        ):
+            return i
+        i = (i + 1) & mask
+
+
+@njit(cache=True)
+def _grown5(tab):
+    new = np.full((2 * tab.shape[0], 6), -1, dtype=np.int64)
+    for i in range(tab.shape[0]):
+        if tab[i, 0] != -1:
+            j = _slot5(new, tab[i, 0], tab[i, 1], tab[i, 2], tab[i, 3], tab[i, 4])
+            for t in range(6):
+                new[j, t] = tab[i, t]
+    return new
+
+
+@njit(cache=True)
+def _learn(dist, value, learned, learned_count, vir):
+    """A search from S ended with "S needs ``value`` turns": every state s it
+    reached at cost g needs at least value - g more."""
+    for i in range(dist.shape[0]):
+        if dist[i, 0] == -1:
+            continue
+        v = value - dist[i, 5]
+        if v > 1:
+            got = _key_put(
+                learned, learned_count, dist[i, 0], dist[i, 1], dist[i, 2], dist[i, 3], dist[i, 4], vir, v
+            )
+            if got == -2:
+                return  # full: the rest is not learned (speed only)
+
+
 
 
 @njit(cache=True, inline="always")
@@ -333,9 +380,19 @@ def search(
     for r in range(7):
         _mset(ms0, r, masks0[r])
     a0 = _pk(pos0, rot0i, held, shields, 0, 0, credits)
-    dist = Dict.empty(key_type=_KEY5, value_type=types.int64)
-    dist[(a0, ms0[0], ms0[1], ms0[2], ms0[3])] = 0
-    front = Dict.empty(key_type=_KEY5, value_type=types.int64)
+    # Best cost per state (key, g), and the head of each dominance list
+    # (key, entry), in open-addressing tables that double when half full.
+    dist = np.full((1 << 10, 6), -1, dtype=np.int64)
+    n_dist = 1
+    i0 = _slot5(dist, a0, ms0[0], ms0[1], ms0[2], ms0[3])
+    dist[i0, 0] = a0
+    dist[i0, 1] = ms0[0]
+    dist[i0, 2] = ms0[1]
+    dist[i0, 3] = ms0[2]
+    dist[i0, 4] = ms0[3]
+    dist[i0, 5] = 0
+    front = np.full((1 << 10, 6), -1, dtype=np.int64)
+    n_front = 1
     ent = np.empty((1024, 6), dtype=np.int64)
     ent[0, 0] = shields
     ent[0, 1] = 0
@@ -345,7 +402,13 @@ def search(
     ent[0, 5] = -1
     n_ent = 1
     pre_mask = (1 << 29) - 1  # pos, rotations, held: the dominance key's part of a
-    front[(a0 & pre_mask, ms0[0], ms0[1], ms0[2], ms0[3])] = 0
+    i0 = _slot5(front, a0 & pre_mask, ms0[0], ms0[1], ms0[2], ms0[3])
+    front[i0, 0] = a0 & pre_mask
+    front[i0, 1] = ms0[0]
+    front[i0, 2] = ms0[1]
+    front[i0, 3] = ms0[2]
+    front[i0, 4] = ms0[3]
+    front[i0, 5] = 0
     tables = np.zeros((128, top + 1, N_CELLS), dtype=np.int64)
     have_table = np.zeros(128, dtype=np.bool_)
     rescans = Dict.empty(key_type=types.int64, value_type=types.int64)
@@ -388,13 +451,6 @@ def search(
                     x = y
         return x if x > h else h
 
-    def learn(value):
-        for key, g in dist.items():
-            v = value - g
-            if v > 1:
-                if _key_put(learned, learned_count, key[0], key[1], key[2], key[3], key[4], vir, v) == -2:
-                    return  # full: the rest is not learned (speed only)
-
     h0 = hval(a0, ms0[0], ms0[1], ms0[2], ms0[3], INF)
     if h0 >= cap:
         return cap, False
@@ -410,19 +466,19 @@ def search(
         fst, ng, a, m0, m1, m2, m3 = heapq.heappop(heap)
         g = -ng
         if fst >= best_goal:
-            learn(best_goal)
+            _learn(dist, best_goal, learned, learned_count, vir)
             return best_goal, False
         if fst >= cap:
-            learn(cap)
+            _learn(dist, cap, learned, learned_count, vir)
             return cap, False
         pops += 1
         if deadline >= 0 and (pops & 255) == 0:
             with objmode(now="float64"):
                 now = time.perf_counter()
             if now > deadline:
-                learn(fst)
+                _learn(dist, fst, learned, learned_count, vir)
                 return fst, True
-        if dist[(a, m0, m1, m2, m3)] < g:
+        if dist[_slot5(dist, a, m0, m1, m2, m3), 5] < g:
             continue
         pos = a & 63
         rot = (a >> 6) & ((1 << 21) - 1)
@@ -628,20 +684,20 @@ def search(
         limit = best_goal if best_goal < cap else cap
         for i in range(nn):
             a2 = nxt[i, 0]
-            k2 = (a2, nxt[i, 1], nxt[i, 2], nxt[i, 3], nxt[i, 4])
             g2 = nxt[i, 5]
-            if k2 in dist and dist[k2] <= g2:
+            di = _slot5(dist, a2, nxt[i, 1], nxt[i, 2], nxt[i, 3], nxt[i, 4])
+            if dist[di, 0] != -1 and dist[di, 5] <= g2:
                 continue
             f2 = g2 + hval(a2, nxt[i, 1], nxt[i, 2], nxt[i, 3], nxt[i, 4], limit - g2)
             if f2 >= limit:
                 truncated = truncated or f2 >= cap
                 continue
-            fk = (a2 & pre_mask, nxt[i, 1], nxt[i, 2], nxt[i, 3], nxt[i, 4])
+            fi = _slot5(front, a2 & pre_mask, nxt[i, 1], nxt[i, 2], nxt[i, 3], nxt[i, 4])
             sa = (a2 >> 29) & 3
             sb = (a2 >> 31) & 63
             sc = (a2 >> 37) & 63
             sd = (a2 >> 43) & 63
-            head = front[fk] if fk in front else -1
+            head = front[fi, 5]  # -1 when the key is new
             dominated = False
             e = head
             while e >= 0:
@@ -665,14 +721,28 @@ def search(
             ent[n_ent, 3] = sd
             ent[n_ent, 4] = g2
             ent[n_ent, 5] = head
-            front[fk] = n_ent
+            if front[fi, 0] == -1:
+                front[fi, 0] = a2 & pre_mask
+                for t in range(1, 5):
+                    front[fi, t] = nxt[i, t]
+                n_front += 1
+            front[fi, 5] = n_ent
             n_ent += 1
-            dist[k2] = g2
+            if dist[di, 0] == -1:
+                dist[di, 0] = a2
+                for t in range(1, 5):
+                    dist[di, t] = nxt[i, t]
+                n_dist += 1
+            dist[di, 5] = g2
+            if 2 * n_dist > dist.shape[0]:
+                dist = _grown5(dist)
+            if 2 * n_front > front.shape[0]:
+                front = _grown5(front)
             heapq.heappush(heap, (f2, -g2, a2, nxt[i, 1], nxt[i, 2], nxt[i, 3], nxt[i, 4]))
     if best_goal < INF:
         v = best_goal if best_goal < cap else cap
-        learn(v)
+        _learn(dist, v, learned, learned_count, vir)
         return v, False
     v = cap if truncated else INF
-    learn(v)
+    _learn(dist, v, learned, learned_count, vir)
     return v, False
