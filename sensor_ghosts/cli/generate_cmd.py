@@ -27,10 +27,37 @@ from .common import options_from, rule_options
 _OPTION_LIKE = ("players", "difficulty", "escape_pod", "low_memory", "option", "seed", "constraint")
 
 
-def _solve(setup, timeout: float):
-    from ..solver import solve_staged
+def _solve(setup, timeout: float, objective: str = "turns"):
+    from ..solver import solve, solve_staged
 
+    if objective == "turns-only":
+        return solve(setup, mode="deal", deal=setup.deal, timeout=timeout, objective="turns-only")
     return solve_staged(setup, mode="deal", deal=setup.deal, timeout=timeout)
+
+
+MAX_TRIES_PER_SETUP = 10
+
+
+def _solved_jobs(base, count, options, sector_cards, cons, timeout, objective, skipped):
+    """``count`` jobs, each returning (setup, solved result), drawn from seeds
+    base, base + 1, ...; seeds whose setup is not solved within ``timeout`` are
+    appended to ``skipped``. Gives up after ``MAX_TRIES_PER_SETUP`` x ``count``
+    seeds."""
+    seeds = iter(range(base, base + MAX_TRIES_PER_SETUP * count))
+
+    def job():
+        for s in seeds:
+            setup = generate_setup(s, options, sector_cards=sector_cards, constraints=cons)
+            result = _solve(setup, timeout, objective)
+            if result.status == "solved":
+                return setup, result
+            skipped.append(s)
+        raise click.ClickException(
+            f"--solved-only: fewer than {count} of {MAX_TRIES_PER_SETUP * count} seeds "
+            f"solved within {timeout:g} s (raise --timeout)"
+        )
+
+    return [job for _ in range(count)]
 
 
 def _solution_lines(result) -> list[str]:
@@ -165,6 +192,20 @@ def _sink(out: str | None):
     help="Also write the setups as a printable PDF booklet of puzzles.",
 )
 @click.option("--solutions", is_flag=True, help="With --pdf: solution pages after the puzzles.")
+@click.option(
+    "--objective",
+    type=click.Choice(["turns", "turns-only"]),
+    default="turns",
+    show_default=True,
+    help="What --solve/--solutions plans are optimal for: fewest turns, then fewest "
+    "cards; or fewest turns alone (much faster).",
+)
+@click.option(
+    "--solved-only",
+    is_flag=True,
+    help="With --solve/--solutions: keep only setups solved within --timeout, drawing "
+    "the next seeds instead of the others (their seeds are reported).",
+)
 @click.pass_context
 def generate(
     ctx: click.Context,
@@ -184,6 +225,8 @@ def generate(
     timeout,
     pdf_path,
     solutions,
+    objective,
+    solved_only,
 ) -> None:
     """Generate random setups (RULES.md §3) from a seed or a game ID.
 
@@ -226,6 +269,8 @@ def generate(
         except SensorGhostsError as e:
             raise click.ClickException(str(e).splitlines()[0]) from None
         jobs = [lambda: the_setup]
+        if solved_only:
+            raise click.UsageError("--solved-only draws further seeds; do not combine it with --id")
     else:
         options = options_from(players, difficulty, escape_pod, low_memory, extra)
         base = new_seed() if seed is None else seed
@@ -240,6 +285,13 @@ def generate(
         ]
     if solutions and pdf_path is None:
         raise click.UsageError("--solutions goes with --pdf")
+    if solved_only and not (solve_each or solutions):
+        raise click.UsageError("--solved-only goes with --solve or --solutions")
+    skipped: list[int] = []
+    if solved_only:
+        # Like a puzzle collection whose generators emit only what their solver
+        # has checked: setups not solved in time give way to the next seeds.
+        jobs = _solved_jobs(base, count, options, sector_cards, cons, timeout, objective, skipped)
 
     batch = len(jobs) > 1
     show_bar = batch and sys.stderr.isatty()
@@ -262,7 +314,10 @@ def generate(
                         # Keep every finished setup: stop before the unfinished one.
                         interrupted = True
                         break
-                    result = _solve(setup, timeout) if (solve_each or solutions) else None
+                    if solved_only:
+                        setup, result = setup
+                    else:
+                        result = _solve(setup, timeout, objective) if (solve_each or solutions) else None
                     made.append((setup, result))
                     record = _render(setup, fmt, result if solve_each else None)
                     if fmt == "json" and batch:
@@ -295,6 +350,9 @@ def generate(
             if lost:
                 click.echo(f"{pdf_path}: no solution page for puzzle {', '.join(lost)}: it cannot be won",
                            err=True)
+    if skipped:
+        click.echo(f"--solved-only: skipped {len(skipped)} setup(s) not solved within {timeout:g} s: "
+                   f"seeds {', '.join(map(str, skipped))}", err=True)
     if interrupted:
         click.echo("interrupted: the setups finished so far are complete", err=True)
         sys.exit(130)

@@ -80,6 +80,7 @@ INF = 10**9
 
 # Card flags.
 CAN_BOOST, CAN_STOP, NEEDS_SHIELDS, DEADLY = 1, 2, 4, 8
+LEARNED_LIMIT = 250_000
 _CELLS = [(1, 0)] + [(r, c) for r in range(1, 8) for c in range(1, 6)]
 """Cells in the kernel's index order (the dock first; Earth is index 36)."""
 
@@ -203,9 +204,9 @@ class RelaxedBound:
 
     def _make_room(self) -> None:
         """Grow the learned-bounds table before a search (the kernel stops
-        learning when it is too full); past a million entries it starts over,
-        as a cache."""
-        if self._learned_count[0] > 1_000_000:
+        learning when it is too full); past ``LEARNED_LIMIT`` entries (a table
+        of about 30 MB) it starts over, as a cache."""
+        if self._learned_count[0] > LEARNED_LIMIT:
             self._learned = kernel.new_table()
             self._learned_count[0] = 0
         elif self._learned_count[0] * 2 > len(self._learned):
