@@ -29,15 +29,18 @@ optimum is admissible), rule by rule:
   flips can reach; the relaxed re-scan ignores [D23]'s exclusion of cards
   flipped by choice this turn, which only adds patterns.
 * **Deep Scan credits.** Any other Deep Scan (a shift of another row, or a
-  flip) is a wait that earns a *credit*. When the ship next meets a row it may
-  spend credits: each shifts that row one place, or lets the card met show
-  either parity. A flip toggles one slot, and re-scans toggle any two
-  flippable slots whatever the row shows, so the flips commute: applying a
-  Deep Scan flip late, and then as "either parity", gives every pattern the
-  real order gives. A Deep Scan cannot shift the ship's row [D14], so a credit
-  earned while the ship stays in a row only flips a card of that row until the
-  ship has left it. Pending Deep Scan flips of the model state are credits that
-  only flip.
+  flip) is a wait that earns a *credit*. Credits are spent when the ship meets
+  a card. A credit may shift the row one place as the ship *enters it from
+  another row*: a Deep Scan cannot shift the ship's row [D14], so a real shift
+  of a row happened while the ship was elsewhere, and shifts add up (they
+  commute with every other shift), so it may as well be applied at the next
+  entry; spending one later, under a ship already in the row, would move the
+  row beneath it. A credit may instead let the card met show either parity:
+  a flip toggles one slot, and re-scans toggle any two flippable slots
+  whatever the row shows, so the flips commute, and applying a Deep Scan flip
+  late as "either parity" gives every pattern the real order gives. A credit
+  earned while the ship stays in a row shifts no row until the ship has left
+  it. Pending Deep Scan flips of the model state are credits that only flip.
 * **'Reveal once' (§12).** There a re-scan may flip only front-up cards, so
   flips no longer commute with re-scans (a late Deep Scan flip would change
   which cards an earlier re-scan could take). The relaxed re-scan then lets

@@ -546,10 +546,12 @@ def search(
                 chs[0, 4] = fo
                 chs[0, 5] = 0
                 if cr or crh or fo:
-                    # Deep Scan credits (see relaxed.py): shift the row met, or
-                    # flip the card met (either parity: a superset, so still a
-                    # relaxation whenever the real Deep Scan happened).
-                    shiftable = cr + (crh if nr != row else 0)
+                    # Deep Scan credits (see relaxed.py): shift the row met as
+                    # the ship enters it from another row (never the ship's own
+                    # row, [D14]), or flip the card met (either parity: a
+                    # superset, so still a relaxation whenever the real Deep
+                    # Scan happened).
+                    shiftable = (cr + crh) if nr != row else 0
                     for sft in range(min(shiftable, 4) + 1):
                         use_h = min(sft, crh) if nr != row else 0
                         c_left = cr - (sft - use_h)

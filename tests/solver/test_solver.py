@@ -183,7 +183,9 @@ def test_cli_solve_verify(tmp_path):
     nodeal.write_text(format_setup(replace(quick_setup(5), deal=None)))
     res = runner.invoke(_cli(), ["solve", str(nodeal)])
     assert res.exit_code == 2 and "deal" in res.output
-    res = runner.invoke(_cli(), ["verify", str(nodeal), "--seed", "1", "--max-nodes", "20"])
+    # A whole game takes many turns (nine at the least on generated setups),
+    # each an expanded node: two nodes are too few, however good the bound.
+    res = runner.invoke(_cli(), ["verify", str(nodeal), "--seed", "1", "--max-nodes", "2"])
     assert res.exit_code == 3 and "unknown" in res.output
     res = runner.invoke(_cli(), ["solve", str(tmp_path / "missing.txt")])
     assert res.exit_code == 2 and "Traceback" not in res.output
