@@ -699,6 +699,36 @@ def rollout(state: GameState, max_turns: int = 60, informed: bool = True) -> boo
 
 
 # ----------------------------------------------------------------------------
+# A careful plan: never rely on a hidden down side
+# ----------------------------------------------------------------------------
+
+CAREFUL_NODES = 3000
+"""Node budget of the careful plan's search (a node is a turn expanded)."""
+CAREFUL_SHARE = 0.75
+"""Share of a hint's time budget the careful plan may use."""
+
+
+def careful_turn(world: GameState, *, timeout: float | None, max_nodes: int = CAREFUL_NODES) -> Turn | None:
+    """The first turn of a fewest-turns plan that wins in ``worst_case(world)``:
+    every down side the player has not seen taken as Obstructed, the deck order
+    and the face-down samples as the sampled ``world`` has them. Such a plan
+    enters only cards whose down side is known (peeked, watched, or made known
+    by a flip), so it does not gamble on what the player cannot see; only the
+    draws and the samples may differ from the real game, which is why a bot
+    plans again every turn. None when no such plan is found in the budget.
+
+    Measured against plain sampling (``benchmarks/bots.py``): see the README."""
+    from .api import solve
+    from .worlds import worst_case
+
+    res = solve(worst_case(world), mode="deal", objective="turns-only", timeout=timeout,
+                max_nodes=max_nodes, progress=_quiet)
+    if res.status == "solved" and res.plan is not None and res.plan.turns:
+        return res.plan.turns[0]
+    return None
+
+
+# ----------------------------------------------------------------------------
 # The hint
 # ----------------------------------------------------------------------------
 
@@ -814,6 +844,8 @@ def hint(
     playouts: bool = True,
     honest: bool | int = PARTIAL,
     prune: bool = True,
+    careful: bool = True,
+    careful_nodes: int = CAREFUL_NODES,
 ) -> Hint:
     """The best next turn for ``observation``'s player, from what they can see.
 
@@ -821,7 +853,10 @@ def hint(
     playouts, default ``worlds``). ``seed`` makes the answer deterministic for a
     fixed amount of work. ``solver_nodes`` > 0 lets the exact solver settle each
     playout first. ``playouts=False`` stops after the heuristic screening (the
-    win estimate is then not available: ``samples`` is 0).
+    win estimate is then not available: ``samples`` is 0). ``careful`` (solo
+    games): first look for a plan that never relies on a hidden down side
+    (``careful_turn``); when one is found within ``careful_nodes`` nodes and
+    ``CAREFUL_SHARE`` of the budget, its first turn is the hint.
     Raises ``InconsistentObservationError`` for an impossible observation."""
     t0 = time.perf_counter()
     deadline = math.inf if budget is None else t0 + budget
@@ -833,6 +868,11 @@ def hint(
     sampler = WorldSampler(observation)
     rng = random.Random(seed)
     ws = [sampler.sample(rng) for _ in range(worlds)]
+    planned: Turn | None = None
+    if careful and observation.options.players == 1:
+        # Other players' hands are hidden: a plan could lean on their cards.
+        share = None if budget is None else CAREFUL_SHARE * budget
+        planned = careful_turn(ws[0], timeout=share, max_nodes=careful_nodes)
     # What the leaf evaluation and playouts may know of each world: everything
     # (classic PIMC, honest=False), only what the player has seen (True), or
     # PARTIAL (default): seen cards, and the rows the re-scan will show first.
@@ -859,6 +899,13 @@ def hint(
     cands = _prune(base, list(by_key.values()), prune)
     if not cands:
         raise ValueError("no legal turn")
+    plan_cand: Candidate | None = None
+    if planned is not None:
+        pk = turn_key(base, planned)
+        plan_cand = next((c for c in cands if c.key == pk), None)
+        if plan_cand is None:
+            plan_cand = by_key.get(pk) or Candidate(Turn(planned.command, planned.bolster, planned.second), pk)
+            cands.append(plan_cand)
 
     # --- stage 1: heuristic screening, successive halving ---------------------
     n1 = min(screen_worlds, len(ws))
@@ -903,6 +950,8 @@ def hint(
 
     # --- stage 3: playouts of the best two (the win estimate) ----------------
     contenders = top[:2]
+    if plan_cand is not None:
+        contenders = [plan_cand] + [c for c in top if c is not plan_cand][:1]
     want = rollouts if rollouts is not None else len(ws)
     k = 0
     while playouts and time.perf_counter() < deadline - reserve:
@@ -916,13 +965,20 @@ def hint(
         if budget is None and contenders[0].n >= want:
             break
     ranked = sorted(top, key=lambda c: c.rank(), reverse=True)
+    if plan_cand is not None:
+        ranked = [plan_cand] + [c for c in ranked if c is not plan_cand]
     best = ranked[0]
     runner = ranked[1] if len(ranked) > 1 else None
 
     # --- the re-scan: the best fixed choice for the best command -------------
-    best_turn = _best_rescan(best.turn, ws[: min(4, n1)], deadline + reserve, know)
+    if plan_cand is not None and planned is not None:
+        best_turn = planned  # the plan's own re-scan
+    else:
+        best_turn = _best_rescan(best.turn, ws[: min(4, n1)], deadline + reserve, know)
     low, high = wilson(best.wins, best.n)
     method = "exact world sampling, staged heuristic screening"
+    if plan_cand is not None:
+        method = "a careful plan (unseen down sides taken as Obstructed; deck and samples sampled), " + method
     if playouts:
         method += ", route-following playouts of the best two"
     if solver_nodes:

@@ -23,7 +23,7 @@ from __future__ import annotations
 import random
 from dataclasses import dataclass
 
-from ..rules.cards import START_CARDS, SectorCard, Side
+from ..rules.cards import START_CARDS, SectorCard, SectorType, Side
 from ..rules.geometry import Pos
 from ..rules.observation import (
     InconsistentObservationError,
@@ -37,7 +37,7 @@ from ..rules.observation import (
 from ..rules.setup import Gap, Sample, Setup, Slot
 from ..rules.state import GameState
 
-__all__ = ["WorldSampler", "down_side_marginals", "sample_worlds"]
+__all__ = ["WorldSampler", "down_side_marginals", "sample_worlds", "worst_case"]
 
 
 @dataclass
@@ -159,3 +159,27 @@ def down_side_marginals(obs: Observation) -> dict[Pos, dict[str, float]]:
             dist[down.value] = dist.get(down.value, 0.0) + p
         out[pos] = dist
     return out
+
+
+def worst_case(world: GameState) -> GameState:
+    """``world`` with the down side of every card the players have not seen
+    (``world.seen``) turned Obstructed: the worst a card can be to enter (§5).
+    A plan that wins here never relies on a hidden down side: entering a card
+    meets its down side, and an unseen one is fatal here; a card flipped shows
+    its old face, which was seen, as its new down side. So it plays out the
+    same whatever the hidden sides are (given the world's deck and samples)."""
+    obstructed = SectorType.OBSTRUCTED
+    grid = []
+    for row in world.grid:
+        cells = []
+        for cell in row:
+            if isinstance(cell, Slot) and not cell.card.start and cell.card.id not in world.seen:
+                c = cell.card
+                if cell.up is Side.FRONT:
+                    card = SectorCard(c.id, c.front, obstructed)
+                else:
+                    card = SectorCard(c.id, obstructed, c.back)
+                cell = Slot(card, cell.up, cell.sample)
+            cells.append(cell)
+        grid.append(tuple(cells))
+    return world.evolve(grid=tuple(grid))
