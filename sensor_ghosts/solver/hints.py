@@ -1,7 +1,16 @@
 """Hints for a stuck player: the best next turn and a chance of winning,
 computed from what the player can see (RULES.md §14), never from the hidden truth.
 
-Method (Monte Carlo over sampled worlds, with pruning and staged evaluation):
+Method. First, in solo games, a **careful plan** (``careful_turn``): one
+sampled world, with every down side the player has not seen taken as
+Obstructed (``worlds.worst_case``), solved for the fewest turns. Such a plan
+never enters a card whose down side is unknown when the ship gets there, so it
+does not gamble on hidden cards; only the draws and the face-down samples are
+guesses, and a player asks again next turn. When one is found within
+``CAREFUL_SHARE`` of the budget, its first turn (and re-scan) is the hint, and
+the rest of the budget estimates its chance. Otherwise (or with more players)
+the hint comes from Monte Carlo over sampled worlds, with pruning and staged
+evaluation:
 
 1. **Worlds.** ``WorldSampler`` draws hidden worlds uniformly among those
    consistent with the observation (exact counting, ``worlds.py``). The same
@@ -42,12 +51,10 @@ re-scan will show before the ship gets there) are known, the near rows are not.
 ``benchmarks/bots.py`` measures the three (bots ``hint-pimc``, ``hint-honest``,
 ``hint``).
 
-The rules solver is exact, but a sampled world takes it a large part of a
-second early in a game (median 0.59 s at the dock, 0.12 s four turns in, for
-the fewest turns alone; milliseconds from about turn 6; measured on 10 setups),
-far too slow to settle dozens of candidate turns in many worlds within 2
-seconds. So inside the
-budget it is off by default (``solver_nodes=0``).
+Settling dozens of candidate turns in many worlds with the exact solver is
+still too slow for 2 seconds (one sampled world from the dock takes tens of
+milliseconds to seconds), so inside the budget the playouts' solver is off by
+default (``solver_nodes=0``); the solver's budget goes to the careful plan.
 """
 
 from __future__ import annotations

@@ -247,6 +247,25 @@ def _mget(ms, r):
 
 
 @njit(cache=True, inline="always")
+def _set6(arr, i, a, b, c, d, e, f, off=0):
+    """Six columns of row ``i`` from column ``off``."""
+    arr[i, off] = a
+    arr[i, off + 1] = b
+    arr[i, off + 2] = c
+    arr[i, off + 3] = d
+    arr[i, off + 4] = e
+    arr[i, off + 5] = f
+
+
+@njit(cache=True, inline="always")
+def _set_work(work, i, r, c, held, sh, rot, cr, crh, fo, m0, m1, m2, m3):
+    """A boost chain's pending step: position, held, shields, rotations,
+    credits and the rows' pattern sets."""
+    _set6(work, i, r, c, held, sh, rot, cr)
+    _set6(work, i, crh, fo, m0, m1, m2, m3, 6)
+
+
+@njit(cache=True, inline="always")
 def _key_put(tab, count, k0, k1, k2, k3, k4, k5, v):
     """Open addressing on (six key words) -> value. ``v`` = EMPTY: a lookup
     (EMPTY when absent). Otherwise store the larger of ``v`` and what is
@@ -266,12 +285,7 @@ def _key_put(tab, count, k0, k1, k2, k3, k4, k5, v):
                 return EMPTY  # lookup miss
             if count[0] + 1 > MAX_LOAD * tab.shape[0]:
                 return -2
-            tab[i, 0] = k0
-            tab[i, 1] = k1
-            tab[i, 2] = k2
-            tab[i, 3] = k3
-            tab[i, 4] = k4
-            tab[i, 5] = k5
+            _set6(tab, i, k0, k1, k2, k3, k4, k5)
             tab[i, 6] = v
             count[0] += 1
             return v
@@ -385,30 +399,15 @@ def search(
     dist = np.full((1 << 10, 6), -1, dtype=np.int64)
     n_dist = 1
     i0 = _slot5(dist, a0, ms0[0], ms0[1], ms0[2], ms0[3])
-    dist[i0, 0] = a0
-    dist[i0, 1] = ms0[0]
-    dist[i0, 2] = ms0[1]
-    dist[i0, 3] = ms0[2]
-    dist[i0, 4] = ms0[3]
-    dist[i0, 5] = 0
+    _set6(dist, i0, a0, ms0[0], ms0[1], ms0[2], ms0[3], 0)
     front = np.full((1 << 10, 6), -1, dtype=np.int64)
     n_front = 1
     ent = np.empty((1024, 6), dtype=np.int64)
-    ent[0, 0] = shields
-    ent[0, 1] = 0
-    ent[0, 2] = 0
-    ent[0, 3] = credits
-    ent[0, 4] = 0
-    ent[0, 5] = -1
+    _set6(ent, 0, shields, 0, 0, credits, 0, -1)
     n_ent = 1
     pre_mask = (1 << 29) - 1  # pos, rotations, held: the dominance key's part of a
     i0 = _slot5(front, a0 & pre_mask, ms0[0], ms0[1], ms0[2], ms0[3])
-    front[i0, 0] = a0 & pre_mask
-    front[i0, 1] = ms0[0]
-    front[i0, 2] = ms0[1]
-    front[i0, 3] = ms0[2]
-    front[i0, 4] = ms0[3]
-    front[i0, 5] = 0
+    _set6(front, i0, a0 & pre_mask, ms0[0], ms0[1], ms0[2], ms0[3], 0)
     tables = np.zeros((128, top + 1, N_CELLS), dtype=np.int64)
     have_table = np.zeros(128, dtype=np.bool_)
     rescans = Dict.empty(key_type=types.int64, value_type=types.int64)
@@ -490,30 +489,14 @@ def search(
         row = CELL_ROW[pos]
         nn = 0
         if hv and sh < 2:
-            nxt[nn, 0] = _pk(pos, rot, hv - 1, sh + 1, cr0, crh0, fo0)
-            nxt[nn, 1] = m0
-            nxt[nn, 2] = m1
-            nxt[nn, 3] = m2
-            nxt[nn, 4] = m3
-            nxt[nn, 5] = g
+            _set6(nxt, nn, _pk(pos, rot, hv - 1, sh + 1, cr0, crh0, fo0), m0, m1, m2, m3, g)
             nn += 1
         g1 = g + 1
         for d in range(4):
             dr = DR[d]
             dc = DC[d]
             nw = 1
-            work[0, 0] = CELL_ROW[pos]
-            work[0, 1] = CELL_COL[pos]
-            work[0, 2] = hv
-            work[0, 3] = sh
-            work[0, 4] = rot
-            work[0, 5] = cr0
-            work[0, 6] = crh0
-            work[0, 7] = fo0
-            work[0, 8] = m0
-            work[0, 9] = m1
-            work[0, 10] = m2
-            work[0, 11] = m3
+            _set_work(work, 0, CELL_ROW[pos], CELL_COL[pos], hv, sh, rot, cr0, crh0, fo0, m0, m1, m2, m3)
             while nw:
                 nw -= 1
                 r = work[nw, 0]
@@ -539,12 +522,7 @@ def search(
                 ri = nr - 1
                 j = (nc - 1 + ((rt >> (3 * ri)) & 7)) % 5
                 nch_ = 1
-                chs[0, 0] = j
-                chs[0, 1] = rt
-                chs[0, 2] = cr
-                chs[0, 3] = crh
-                chs[0, 4] = fo
-                chs[0, 5] = 0
+                _set6(chs, 0, j, rt, cr, crh, fo, 0)
                 if cr or crh or fo:
                     # Deep Scan credits (see relaxed.py): shift the row met as
                     # the ship enters it from another row (never the ship's own
@@ -559,20 +537,10 @@ def search(
                         js = (j + sft) % 5
                         rs = rt if sft == 0 else _turned(rt, ri, sft)
                         if sft:
-                            chs[nch_, 0] = js
-                            chs[nch_, 1] = rs
-                            chs[nch_, 2] = c_left
-                            chs[nch_, 3] = h_left
-                            chs[nch_, 4] = fo
-                            chs[nch_, 5] = 0
+                            _set6(chs, nch_, js, rs, c_left, h_left, fo, 0)
                             nch_ += 1
                         if fo or h_left or c_left:
-                            chs[nch_, 0] = js
-                            chs[nch_, 1] = rs
-                            chs[nch_, 2] = c_left
-                            chs[nch_, 3] = h_left
-                            chs[nch_, 4] = fo
-                            chs[nch_, 5] = 1
+                            _set6(chs, nch_, js, rs, c_left, h_left, fo, 1)
                             if fo:
                                 chs[nch_, 4] = fo - 1
                             elif h_left:
@@ -643,18 +611,7 @@ def search(
                         if f & CAN_BOOST:
                             if nw >= work.shape[0]:
                                 work = np.concatenate((work, np.empty_like(work)))
-                            work[nw, 0] = nr
-                            work[nw, 1] = nc
-                            work[nw, 2] = h2
-                            work[nw, 3] = s2
-                            work[nw, 4] = rs
-                            work[nw, 5] = c2
-                            work[nw, 6] = ch2
-                            work[nw, 7] = fo2
-                            work[nw, 8] = ms[0]
-                            work[nw, 9] = ms[1]
-                            work[nw, 10] = ms[2]
-                            work[nw, 11] = ms[3]
+                            _set_work(work, nw, nr, nc, h2, s2, rs, c2, ch2, fo2, ms[0], ms[1], ms[2], ms[3])
                             nw += 1
                         # the next parity starts from the row as it was
                         _mset(ms, ri, s)
@@ -717,12 +674,7 @@ def search(
                 continue
             if n_ent >= ent.shape[0]:
                 ent = np.concatenate((ent, np.empty_like(ent)))
-            ent[n_ent, 0] = sa
-            ent[n_ent, 1] = sb
-            ent[n_ent, 2] = sc
-            ent[n_ent, 3] = sd
-            ent[n_ent, 4] = g2
-            ent[n_ent, 5] = head
+            _set6(ent, n_ent, sa, sb, sc, sd, g2, head)
             if front[fi, 0] == -1:
                 front[fi, 0] = a2 & pre_mask
                 for t in range(1, 5):

@@ -37,7 +37,7 @@ from ..rules.observation import (
 from ..rules.setup import Gap, Sample, Setup, Slot
 from ..rules.state import GameState
 
-__all__ = ["WorldSampler", "down_side_marginals", "sample_worlds", "worst_case"]
+__all__ = ["WorldSampler", "down_side_marginals", "sample_worlds", "with_unseen_down_sides", "worst_case"]
 
 
 @dataclass
@@ -168,17 +168,18 @@ def worst_case(world: GameState) -> GameState:
     meets its down side, and an unseen one is fatal here; a card flipped shows
     its old face, which was seen, as its new down side. So it plays out the
     same whatever the hidden sides are (given the world's deck and samples)."""
-    obstructed = SectorType.OBSTRUCTED
+    return with_unseen_down_sides(world, SectorType.OBSTRUCTED)
+
+
+def with_unseen_down_sides(world: GameState, kind: SectorType) -> GameState:
+    """``world`` with every down side the players have not seen set to ``kind``."""
     grid = []
     for row in world.grid:
         cells = []
         for cell in row:
             if isinstance(cell, Slot) and not cell.card.start and cell.card.id not in world.seen:
                 c = cell.card
-                if cell.up is Side.FRONT:
-                    card = SectorCard(c.id, c.front, obstructed)
-                else:
-                    card = SectorCard(c.id, obstructed, c.back)
+                card = SectorCard(c.id, c.front, kind) if cell.up is Side.FRONT else SectorCard(c.id, kind, c.back)
                 cell = Slot(card, cell.up, cell.sample)
             cells.append(cell)
         grid.append(tuple(cells))

@@ -9,29 +9,14 @@ import random
 import pytest
 
 from sensor_ghosts.generators import generate_setup
-from sensor_ghosts.rules.cards import SectorCard, SectorType, Side
+from sensor_ghosts.rules.cards import SectorType
 from sensor_ghosts.rules.engine import apply_turn
 from sensor_ghosts.rules.observation import observe
 from sensor_ghosts.rules.setup import Slot
 from sensor_ghosts.rules.state import Status, initial_state
 from sensor_ghosts.solver import solve
 from sensor_ghosts.solver.hints import careful_turn
-from sensor_ghosts.solver.worlds import WorldSampler, worst_case
-
-
-def _with_hidden_sides(state, kind: SectorType):
-    """``state`` with every unseen down side replaced by ``kind``."""
-    grid = []
-    for row in state.grid:
-        cells = []
-        for cell in row:
-            if isinstance(cell, Slot) and not cell.card.start and cell.card.id not in state.seen:
-                c = cell.card
-                card = SectorCard(c.id, c.front, kind) if cell.up is Side.FRONT else SectorCard(c.id, kind, c.back)
-                cell = Slot(card, cell.up, cell.sample)
-            cells.append(cell)
-        grid.append(tuple(cells))
-    return state.evolve(grid=tuple(grid))
+from sensor_ghosts.solver.worlds import WorldSampler, with_unseen_down_sides, worst_case
 
 
 def test_worst_case_turns_only_unseen_down_sides():
@@ -58,7 +43,7 @@ def test_a_worst_case_plan_wins_whatever_the_hidden_sides(hidden):
     truth = initial_state(setup, setup.deal)
     res = solve(worst_case(truth), mode="deal", objective="turns-only", max_nodes=3000)
     assert res.status == "solved"
-    state = truth if hidden is None else _with_hidden_sides(truth, hidden)
+    state = truth if hidden is None else with_unseen_down_sides(truth, hidden)
     for turn in res.plan.turns:
         state = apply_turn(state, turn)
     assert state.outcome.status is Status.WON
