@@ -38,9 +38,8 @@ optimum is admissible), rule by rule:
   row beneath it. A credit may instead let the card met show either parity:
   a flip toggles one slot, and re-scans toggle any two flippable slots
   whatever the row shows, so the flips commute, and applying a Deep Scan flip
-  late as "either parity" gives every pattern the real order gives. A credit
-  earned while the ship stays in a row shifts no row until the ship has left
-  it. Pending Deep Scan flips of the model state are credits that only flip.
+  late as "either parity" gives every pattern the real order gives. Pending
+  Deep Scan flips of the model state are credits that only flip.
 * **'Reveal once' (§12).** There a re-scan may flip only front-up cards, so
   flips no longer commute with re-scans (a late Deep Scan flip would change
   which cards an earlier re-scan could take). The relaxed re-scan then lets

@@ -58,3 +58,18 @@ def test_careful_turn_is_the_first_turn_of_such_a_plan_or_none():
     apply_turn(truth, first)  # legal in the real game
     # With no budget to search, no plan: the hint falls back to its screening.
     assert careful_turn(truth, timeout=None, max_nodes=1) is None
+
+
+def test_the_hint_is_the_careful_plans_first_turn_when_there_is_one():
+    from sensor_ghosts.solver.hints import hint
+
+    setup = generate_setup(seed=1)
+    obs = observe(initial_state(setup, setup.deal), 0)
+    # hint() plans in its first sampled world: the same one, for the same seed.
+    first_world = WorldSampler(obs).sample(random.Random(0))
+    expected = careful_turn(first_world, timeout=None)
+    assert expected is not None  # seed 1 has one from the dock
+    h = hint(obs, budget=None, seed=0, worlds=4, rollouts=2)
+    assert h.best == expected and "careful plan" in h.method
+    plain = hint(obs, budget=None, seed=0, worlds=4, rollouts=2, careful=False)
+    assert "careful plan" not in plain.method
