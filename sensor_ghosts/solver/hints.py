@@ -861,7 +861,7 @@ def hint(
     fixed amount of work. ``solver_nodes`` > 0 lets the exact solver settle each
     playout first. ``playouts=False`` stops after the heuristic screening (the
     win estimate is then not available: ``samples`` is 0). ``careful`` (solo
-    games): first look for a plan that never relies on a hidden down side
+    games, with a time budget): first look for a plan that never relies on a hidden down side
     (``careful_turn``); when one is found within ``careful_nodes`` nodes and
     ``CAREFUL_SHARE`` of the budget, its first turn is the hint.
     Raises ``InconsistentObservationError`` for an impossible observation."""
@@ -876,9 +876,11 @@ def hint(
     rng = random.Random(seed)
     ws = [sampler.sample(rng) for _ in range(worlds)]
     planned: Turn | None = None
-    if careful and observation.options.players == 1:
+    if careful and budget is not None and observation.options.players == 1:
+        # (Without a time budget it is left out: its search in a world with no
+        # careful plan has no cheap end.)
         # Other players' hands are hidden: a plan could lean on their cards.
-        share = None if budget is None else CAREFUL_SHARE * budget
+        share = CAREFUL_SHARE * budget
         planned = careful_turn(ws[0], timeout=share, max_nodes=careful_nodes)
     # What the leaf evaluation and playouts may know of each world: everything
     # (classic PIMC, honest=False), only what the player has seen (True), or
