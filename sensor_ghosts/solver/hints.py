@@ -980,7 +980,8 @@ def hint(
     runner = ranked[1] if len(ranked) > 1 else None
 
     # --- the re-scan: the best fixed choice for the best command -------------
-    if plan_cand is not None and planned is not None:
+    if plan_cand is not None:
+        assert planned is not None
         best_turn = planned  # the plan's own re-scan
     else:
         best_turn = _best_rescan(best.turn, ws[: min(4, n1)], deadline + reserve, know)
