@@ -50,7 +50,10 @@ game) and 'earth-in-row-7' (``shiftable_rows``).
 
 from __future__ import annotations
 
+from functools import lru_cache
 from itertools import combinations
+
+import numpy as np
 
 from ..rules.cards import CommandKind, SectorType, Side
 from ..rules.geometry import DIRECTIONS, DOCK, EARTH, Direction
@@ -477,35 +480,8 @@ class Model:
         wherever it has a card with a B side (rows rotate, so the column is free);
         gaps, asteroids and obstructions are ignored."""
         B = SectorType.BOOST
-        boosty = [any(B in self.sides[r][j] for j in range(5) if not self.gap[r][j]) for r in range(7)]
-        cells = [DOCK] + [(r, c) for r in range(1, 8) for c in range(1, 6)]
-        self.dist: dict = {}
-        for src in cells:
-            dist = {src: 0}
-            frontier = [src]
-            while frontier:
-                nxt = []
-                for p in frontier:
-                    g = dist[p]
-                    for d in DIRECTIONS:
-                        q = p
-                        while True:
-                            q = d.step(q)
-                            if q == EARTH:
-                                if EARTH not in dist:
-                                    dist[EARTH] = g + 1
-                                break
-                            if not (1 <= q[0] <= 7 and 1 <= q[1] <= 5):
-                                break
-                            if q not in dist:
-                                dist[q] = g + 1
-                                nxt.append(q)
-                            if not boosty[q[0] - 1]:
-                                break
-                frontier = nxt
-            self.dist[src] = dist
-        self.to_earth = {p: self.dist[p].get(EARTH, 99) for p in cells}
-        self.to_earth[EARTH] = 0
+        boosty = tuple(any(B in self.sides[r][j] for j in range(5) if not self.gap[r][j]) for r in range(7))
+        self.dist, self.to_earth = _fly_distances(boosty)
         self.row_cells = [[(r, c) for c in range(1, 6)] for r in range(1, 8)]
         self.actions_per_turn = 2 if self.second_ok else 1
 
@@ -908,6 +884,41 @@ class Model:
             for grid, pend, cols, ops in ends:
                 st = (*grid, hs, dk, dc, hd, p2, nxt, pend)
                 out.append((st, (bolster, rec1, rec2, drawn, cols, ops), ncards, False))
+
+
+@lru_cache(maxsize=256)
+def _fly_distances(boosty: tuple[bool, ...]) -> tuple[dict, dict]:
+    """Fewest Fly actions between cells when row r may boost anywhere iff
+    ``boosty[r]`` (``Model._init_heuristic``): {src: {cell: d}} and {cell: d to
+    Earth}. Pure in its argument and read-only for callers, so cached: only 128
+    argument values exist, and every solve used to pay ~20 ms for it."""
+    cells = [DOCK] + [(r, c) for r in range(1, 8) for c in range(1, 6)] + [EARTH]
+    index = {p: i for i, p in enumerate(cells)}
+    n = len(cells)
+    big = 1 << 20
+    d = np.full((n, n), big, dtype=np.int64)
+    np.fill_diagonal(d, 0)
+    for p in cells[:-1]:  # one Fly action: a step, then on while the row boosts
+        for dr, dc in [(dd.value[0], dd.value[1]) for dd in DIRECTIONS]:
+            q = p
+            while True:
+                q = (q[0] + dr, q[1] + dc)
+                if q == EARTH:
+                    d[index[p], index[q]] = 1
+                    break
+                if not (1 <= q[0] <= 7 and 1 <= q[1] <= 5):
+                    break
+                d[index[p], index[q]] = 1
+                if not boosty[q[0] - 1]:
+                    break
+    for k in range(n):  # shortest paths (Floyd-Warshall, 37 cells)
+        np.minimum(d, d[:, k : k + 1] + d[k : k + 1, :], out=d)
+    rows = d.tolist()
+    dists = {p: {q: x for q, x in zip(cells, rows[i], strict=True) if x < big} for i, p in enumerate(cells[:-1])}
+    cells = cells[:-1]
+    to_earth = {p: dists[p].get(EARTH, 99) for p in cells}
+    to_earth[EARTH] = 0
+    return dists, to_earth
 
 
 def _is_obstructed(face: SectorType) -> bool:

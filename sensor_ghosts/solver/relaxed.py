@@ -52,9 +52,17 @@ optimum is admissible), rule by rule:
   virus ([D13]); Earth wants ``need`` of them ([D12]). A relaxed path may count a
   token twice by coming back to it, which is optimistic.
 * **Shields** grow by a Shields action (a wait with +1) or bolster (free, one
-  held virus each), never above 2 ([D9]). More shields or credits never hurt,
-  so a relaxed state is dropped when one reached no later has the same rest and
-  at least as many of both.
+  held virus each), never above 2 ([D9]).
+* **Rows left behind.** When the ship stops in row r, every row two or more
+  below it may show any pattern from then on. A superset of patterns only adds
+  choices (entering a card picks a parity the set allows; a re-scan of a
+  superset is a superset), so this relaxes further and stays admissible. It
+  costs nothing in practice: an optimal path seldom comes back down two rows,
+  and it merges many states that differ only in rows the ship has left.
+* **Dominance.** More shields, more credits and, per row, a superset of
+  patterns never hurt, so a relaxed state is dropped when one reached no later
+  has the same ship cell, rotations and held samples and is at least as good
+  in all three.
 
 The relaxed search is itself guided by admissible bounds: the model's grid
 distance through a virus (``_grid_bound``), a distance over cells where the rows
@@ -173,7 +181,7 @@ class RelaxedBound:
     def _search(self, ship, rot0, masks, held, shields, vir, credits: int = 0, cap: int = INF) -> int:
         """One search of the relaxed game (``relaxed_kernel.search``)."""
         self._make_room()
-        value, timed_out = kernel.search(
+        value, timed_out, self._learned = kernel.search(
             kernel.cell_index(ship),
             np.asarray(rot0, dtype=np.int64),
             np.asarray(masks, dtype=np.int64),
@@ -205,16 +213,12 @@ class RelaxedBound:
         return int(value)
 
     def _make_room(self) -> None:
-        """Grow the learned-bounds table before a search (the kernel stops
-        learning when it is too full); past ``LEARNED_LIMIT`` entries (a table
-        of about 30 MB) it starts over, as a cache."""
+        """Past ``LEARNED_LIMIT`` entries (a table of about 30 MB) the learned
+        bounds start over, as a cache. (The kernel grows the table itself while
+        it is smaller; it stops learning when the table is too full.)"""
         if self._learned_count[0] > LEARNED_LIMIT:
             self._learned = kernel.new_table()
             self._learned_count[0] = 0
-        elif self._learned_count[0] * 2 > len(self._learned):
-            new = kernel.new_table(2 * len(self._learned))
-            kernel.table_rehash(self._learned, new, self._learned_count)
-            self._learned = new
 
     def _grid_bound(self, vir: int) -> np.ndarray:
         """Per cell, the model's grid distance to Earth through a row holding a

@@ -18,7 +18,9 @@ module is its search:
   shifts and a flip in each of the seven rows), and the cap keeps an
   exhaustive search finite.
 
-The clock is read every 256 pops (in object mode) when a deadline is set.
+The clock is read every 8192 pops (a few milliseconds) when a deadline is set.
+It is read in object mode, whose first use in a process costs ~0.1 s (Numba
+unpickles the callback), so short searches should never reach it.
 The first call in a process loads the compiled code from Numba's cache
 (about half a second); the first call after a change compiles it (~20 s).
 """
@@ -212,6 +214,21 @@ A_LOW = np.array([sum(1 << m for m in range(32) if not (m >> j) & 1) for j in ra
 FULL = (1 << 32) - 1
 
 
+
+def _behind() -> np.ndarray:
+    """Per ship row (1-7), the pattern-set words with every row two or more
+    below it set to all patterns (to be OR-ed in)."""
+    words = [[0] * 4 for _ in range(8)]
+    for nr in range(1, 8):
+        for r in range(nr - 2):  # 0-based rows 0 .. nr-3: rows 1 .. nr-2
+            words[nr][r >> 1] |= FULL << (32 * (r & 1))
+    # as the kernel's signed 64-bit words
+    return np.array([[w - (1 << 64) if w >> 63 else w for w in row] for row in words], dtype=np.int64)
+
+
+BEHIND = _behind()
+
+
 @njit(cache=True, inline="always")
 def _xor_set(s, j):
     k = 1 << j
@@ -385,7 +402,14 @@ def search(
     lq, lr, lc, ln, learned, learned_count, deadline,
 ):
     """The card-free game with exact faces: the relaxed optimum from the given
-    state, or ``cap`` when it is at least ``cap``. Returns (value, timed_out)."""
+    state, or ``cap`` when it is at least ``cap``. Returns (value, timed_out,
+    learned table): the table is a new, larger one when it was half full
+    (grown here rather than by a call from Python: every compiled function
+    called from Python costs a load from Numba's cache in each process)."""
+    if 2 * learned_count[0] > learned.shape[0]:
+        grown = np.full((2 * learned.shape[0], 7), EMPTY, dtype=np.int64)
+        table_rehash(learned, grown, learned_count)
+        learned = grown
     rot0i = 0
     for i in range(7):
         rot0i |= rot0[i] << (3 * i)
@@ -402,12 +426,16 @@ def search(
     _set6(dist, i0, a0, ms0[0], ms0[1], ms0[2], ms0[3], 0)
     front = np.full((1 << 10, 6), -1, dtype=np.int64)
     n_front = 1
-    ent = np.empty((1024, 6), dtype=np.int64)
+    # Dominance entries: shields, the three credit counts, g, next entry, and
+    # the four words of pattern sets.
+    ent = np.empty((1024, 10), dtype=np.int64)
     _set6(ent, 0, shields, 0, 0, credits, 0, -1)
+    for t in range(4):
+        ent[0, 6 + t] = ms0[t]
     n_ent = 1
-    pre_mask = (1 << 29) - 1  # pos, rotations, held: the dominance key's part of a
-    i0 = _slot5(front, a0 & pre_mask, ms0[0], ms0[1], ms0[2], ms0[3])
-    _set6(front, i0, a0 & pre_mask, ms0[0], ms0[1], ms0[2], ms0[3], 0)
+    pre_mask = (1 << 29) - 1  # pos, rotations, held: the dominance key
+    i0 = _slot5(front, a0 & pre_mask, 0, 0, 0, 0)
+    _set6(front, i0, a0 & pre_mask, 0, 0, 0, 0, 0)
     tables = np.zeros((128, top + 1, N_CELLS), dtype=np.int64)
     have_table = np.zeros(128, dtype=np.bool_)
     rescans = Dict.empty(key_type=types.int64, value_type=types.int64)
@@ -452,7 +480,7 @@ def search(
 
     h0 = hval(a0, ms0[0], ms0[1], ms0[2], ms0[3], INF)
     if h0 >= cap:
-        return cap, False
+        return cap, False, learned
     heap = [(h0, 0, a0, ms0[0], ms0[1], ms0[2], ms0[3])]
     best_goal = INF
     truncated = False
@@ -466,17 +494,17 @@ def search(
         g = -ng
         if fst >= best_goal:
             _learn(dist, best_goal, learned, learned_count, vir)
-            return best_goal, False
+            return best_goal, False, learned
         if fst >= cap:
             _learn(dist, cap, learned, learned_count, vir)
-            return cap, False
+            return cap, False, learned
         pops += 1
-        if deadline >= 0 and (pops & 255) == 0:
+        if deadline >= 0 and (pops & 8191) == 0:
             with objmode(now="float64"):
                 now = time.perf_counter()
             if now > deadline:
                 _learn(dist, fst, learned, learned_count, vir)
-                return fst, True
+                return fst, True, learned
         if dist[_slot5(dist, a, m0, m1, m2, m3), 5] < g:
             continue
         pos = a & 63
@@ -591,10 +619,12 @@ def search(
                             if nr + 2 <= 7:
                                 kept = _mget(ms, rr)
                                 _mset(ms, rr, rescan(kept, rr))
-                            n0 = ms[0]
-                            n1 = ms[1]
-                            n2 = ms[2]
-                            n3 = ms[3]
+                            # Rows two or more below the ship: any pattern
+                            # (see relaxed.py, "Rows left behind").
+                            n0 = ms[0] | BEHIND[nr, 0]
+                            n1 = ms[1] | BEHIND[nr, 1]
+                            n2 = ms[2] | BEHIND[nr, 2]
+                            n3 = ms[3] | BEHIND[nr, 3]
                             if nr + 2 <= 7:
                                 _mset(ms, rr, kept)  # a boost goes on before the turn ends
                             npos = 1 + ri * 5 + (nc - 1)
@@ -651,21 +681,31 @@ def search(
             if f2 >= limit:
                 truncated = truncated or f2 >= cap
                 continue
-            fi = _slot5(front, a2 & pre_mask, nxt[i, 1], nxt[i, 2], nxt[i, 3], nxt[i, 4])
+            fi = _slot5(front, a2 & pre_mask, 0, 0, 0, 0)
             sa = (a2 >> 29) & 3
             sb = (a2 >> 31) & 63
             sc = (a2 >> 37) & 63
             sd = (a2 >> 43) & 63
+            x0 = nxt[i, 1]
+            x1 = nxt[i, 2]
+            x2 = nxt[i, 3]
+            x3 = nxt[i, 4]
             head = front[fi, 5]  # -1 when the key is new
             dominated = False
             e = head
             while e >= 0:
+                # Reached no later, with every row's pattern set a superset
+                # and at least the shields and credits: dominated.
                 if (
                     ent[e, 4] <= g2
                     and ent[e, 0] >= sa
                     and ent[e, 1] >= sb
                     and ent[e, 1] + ent[e, 2] >= sb + sc
                     and ent[e, 1] + ent[e, 2] + ent[e, 3] >= sb + sc + sd
+                    and (x0 & ~ent[e, 6]) == 0
+                    and (x1 & ~ent[e, 7]) == 0
+                    and (x2 & ~ent[e, 8]) == 0
+                    and (x3 & ~ent[e, 9]) == 0
                 ):
                     dominated = True
                     break
@@ -675,10 +715,14 @@ def search(
             if n_ent >= ent.shape[0]:
                 ent = np.concatenate((ent, np.empty_like(ent)))
             _set6(ent, n_ent, sa, sb, sc, sd, g2, head)
+            ent[n_ent, 6] = x0
+            ent[n_ent, 7] = x1
+            ent[n_ent, 8] = x2
+            ent[n_ent, 9] = x3
             if front[fi, 0] == -1:
                 front[fi, 0] = a2 & pre_mask
                 for t in range(1, 5):
-                    front[fi, t] = nxt[i, t]
+                    front[fi, t] = 0
                 n_front += 1
             front[fi, 5] = n_ent
             n_ent += 1
@@ -696,7 +740,7 @@ def search(
     if best_goal < INF:
         v = best_goal if best_goal < cap else cap
         _learn(dist, v, learned, learned_count, vir)
-        return v, False
+        return v, False, learned
     v = cap if truncated else INF
     _learn(dist, v, learned, learned_count, vir)
-    return v, False
+    return v, False, learned
