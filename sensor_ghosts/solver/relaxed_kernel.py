@@ -104,7 +104,8 @@ def static_table(rot0, free, flags, any_stop, any_boost, lq, lr, lc, ln):
     """A second bound for the relaxed search: fewest Fly actions to Earth from
     every cell, per number of Deep Scan credits held (the last layer: any
     number). From a cell in row r the ship's own row, the row ahead and the
-    rows below may show any of their cards (they rotate), and so may the
+    rows below may show any of their cards (they rotate; along the own row,
+    consecutive cards of one rotation), and so may the
     ``free`` rows (whose rotation moved since the search's start); a row two or
     more ahead keeps its rotation ``rot0`` (only a Deep Scan shifts it, which
     costs a credit) and shows either face of the card there. Waits, shields
@@ -118,6 +119,33 @@ def static_table(rot0, free, flags, any_stop, any_boost, lq, lr, lc, ln):
     for pi in range(N_CELLS - 1):
         near = CELL_ROW[pi] + 1
         for d in range(4):
+            if DR[d] == 0:
+                # Along the ship's own row: whatever its rotation, it is one
+                # rotation for the whole Fly, so the cards passed are
+                # consecutive ones of the row (no credit shifts the ship's
+                # row, [D14]; a flip is within "either face").
+                stops = 0
+                earth = False
+                for rho in range(5):
+                    for k in range(ln[pi, d]):
+                        qi = lq[pi, d, k]
+                        if qi == EARTH_IDX:
+                            earth = True
+                            break
+                        f = flags[lr[pi, d, k], (lc[pi, d, k] + rho) % 5]
+                        if f & DEADLY:
+                            break
+                        if f & CAN_STOP:
+                            stops |= 1 << k
+                        if not f & CAN_BOOST:
+                            break
+                for k in range(ln[pi, d]):
+                    qi = lq[pi, d, k]
+                    if (qi == EARTH_IDX and earth) or (stops >> k) & 1:
+                        rev_p[qi, rev_n[qi]] = pi
+                        rev_m[qi, rev_n[qi]] = 1
+                        rev_n[qi] += 1
+                continue
             cur = 1
             for k in range(ln[pi, d]):
                 qi = lq[pi, d, k]
