@@ -68,3 +68,24 @@ def test_learned_table_keeps_the_largest_value_and_survives_growth():
     assert count[0] == len(keys)
     assert kernel._key_put(big, count, *keys[0], kernel.EMPTY) == 8
     assert all(kernel._key_put(big, count, *k, kernel.EMPTY) >= 5 for k in keys)
+
+
+def _static_bound(flags: np.ndarray, cell: tuple[int, int]) -> int:
+    any_stop = np.array([any(f & kernel.CAN_STOP and not f & kernel.DEADLY for f in row) for row in flags])
+    any_boost = np.array([any(f & kernel.CAN_BOOST and not f & kernel.DEADLY for f in row) for row in flags])
+    table = kernel.static_table(
+        np.zeros(7, dtype=np.int64), 0, flags, any_stop, any_boost,
+        kernel.LINES_Q, kernel.LINES_R, kernel.LINES_C, kernel.LINES_N,
+    )
+    return int(table[0, kernel.cell_index(cell)])
+
+
+@pytest.mark.parametrize(("boost_slots", "expected"), [((3,), 2), ((2, 3), 1), ((4, 0), 1)])
+def test_static_bound_along_the_ships_row_uses_consecutive_cards(boost_slots, expected):
+    """From (7,3) one Fly right reaches Earth only through two boosts side by
+    side in row 7 (its rotation is one for the whole Fly; slots 4 and 0 are
+    neighbours too). Otherwise the ship stops on an E card first: two turns."""
+    flags = np.full((7, 5), kernel.CAN_STOP, dtype=np.int64)  # every card an E
+    for j in boost_slots:
+        flags[6, j] = kernel.CAN_BOOST
+    assert _static_bound(flags, (7, 3)) == expected
