@@ -453,10 +453,8 @@ class Model:
         key = (r, m, excluded)
         got = self._rescan_choice_cache.get(key)
         if got is None:
-            cand = self.rescan_candidates(r, m, excluded)
-            k = min(self.k_flips, len(cand))
-            got = [sum(1 << j for j in combo) for combo in combinations(cand, k)]
-            self._rescan_choice_cache[key] = got
+            cand = tuple(self.rescan_candidates(r, m, excluded))
+            got = self._rescan_choice_cache[key] = _flip_masks(cand, min(self.k_flips, len(cand)))
         return got
 
     def rescan_set(self, r: int, s: int, excluded: int) -> int:
@@ -884,6 +882,13 @@ class Model:
             for grid, pend, cols, ops in ends:
                 st = (*grid, hs, dk, dc, hd, p2, nxt, pend)
                 out.append((st, (bolster, rec1, rec2, drawn, cols, ops), ncards, False))
+
+
+@lru_cache(maxsize=1024)
+def _flip_masks(candidates: tuple[int, ...], k: int) -> tuple[int, ...]:
+    """Every choice of ``k`` of the ``candidates`` slots, as slot masks (shared
+    between rows and instances: only the slots matter)."""
+    return tuple(sum(1 << j for j in combo) for combo in combinations(candidates, k))
 
 
 @lru_cache(maxsize=256)

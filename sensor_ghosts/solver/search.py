@@ -35,6 +35,11 @@ Why the search is exact:
     priority; if the bound rises the node goes back on the heap (the priority
     only ever rises, so A*'s order stays valid), and a bound that stopped at
     that cap is refined again, further, when the node comes back up.
+* **Pathmax**: a child's bounds are at least its parent's less what the turn
+  between them costs (one turn, its cards), since the parent needs at most that
+  turn plus the child's optimum. Without it a child pushed with the cheap bound
+  climbed back to its parent's level one refinement at a time, each a search
+  of the relaxed game (about a hundred searches per expansion; now a few).
 * **Dead ends**: every turn but the last draws at least one card, so on the
   second pass a state whose turns bound exceeds the deck plus one is dropped.
 * **Transpositions**: states are canonical tuples (hands and discard pile sorted,
@@ -361,6 +366,11 @@ def astar(
             p2 = prio(st2, *ng)
             if p2 is None:
                 continue
+            if p2[0] < p[0] or (not turns_only and p2[1] < p[1]):
+                # Pathmax: the parent's bounds, less this turn, bound the child.
+                p2 = (max(p2[0], p[0]), p2[1] if turns_only else max(p2[1], p[1]), p2[2])
+                if max_turns is not None and (p2[1] if by_cards else p2[0]) > max_turns:
+                    continue
             if old is None and dominated(st2, ng):
                 continue
             best[st2] = ng
