@@ -99,6 +99,16 @@ def _end_rot(nr, rot):
     return rot
 
 
+@njit(cache=True, inline="always")
+def _more(cur, n):
+    """The credit-layer bits of ``cur`` with ``n`` more credits used; the top
+    bit stands for "CREDIT_LAYERS or more" and stays set."""
+    out = (cur << n) & (LAYER_MASK >> 1)
+    if cur >> (CREDIT_LAYERS - n) if n <= CREDIT_LAYERS else cur:
+        out |= 1 << CREDIT_LAYERS
+    return out
+
+
 @njit(cache=True)
 def static_table(rot0, free, flags, any_stop, any_boost, lq, lr, lc, ln):
     """A second bound for the relaxed search: fewest Fly actions to Earth from
@@ -160,11 +170,20 @@ def static_table(rot0, free, flags, any_stop, any_boost, lq, lr, lc, ln):
                     stop = cur if any_stop[ri] else 0
                     cur = cur if any_boost[ri] else 0
                 else:
-                    f = flags[ri, (col + rot0[ri]) % 5]
-                    more = (cur << 1) & LAYER_MASK
-                    ok = (f & DEADLY) == 0
-                    stop = (cur if (f & CAN_STOP) and ok else 0) | (more if any_stop[ri] else 0)
-                    cur = (cur if (f & CAN_BOOST) and ok else 0) | (more if any_boost[ri] else 0)
+                    # The card there (either face), or with one credit the row
+                    # shifted once (a credit shifts a row by one place), or
+                    # with two or more credits any card of the row.
+                    s0 = (col + rot0[ri]) % 5
+                    f = flags[ri, s0]
+                    f1 = flags[ri, (s0 + 1) % 5]
+                    one = _more(cur, 1)
+                    two = _more(cur, 2)
+                    stop = (cur if (f & CAN_STOP) and not f & DEADLY else 0) | (
+                        one if (f1 & CAN_STOP) and not f1 & DEADLY else 0
+                    ) | (two if any_stop[ri] else 0)
+                    cur = (cur if (f & CAN_BOOST) and not f & DEADLY else 0) | (
+                        one if (f1 & CAN_BOOST) and not f1 & DEADLY else 0
+                    ) | (two if any_boost[ri] else 0)
                 if stop:
                     rev_p[qi, rev_n[qi]] = pi
                     rev_m[qi, rev_n[qi]] = stop
