@@ -37,7 +37,7 @@ from numba.typed import Dict
 INF = 10**9
 MAX_CREDITS = 40
 CAN_BOOST, CAN_STOP, NEEDS_SHIELDS, DEADLY = 1, 2, 4, 8
-CREDIT_LAYERS = 2
+CREDIT_LAYERS = 4
 LAYER_MASK = (1 << (CREDIT_LAYERS + 1)) - 1
 EARTH_IDX = 36
 N_CELLS = 37  # the dock, the 35 grid cells, Earth
@@ -112,16 +112,16 @@ def _more(cur, n):
 @njit(cache=True)
 def static_table(rot0, free, flags, any_stop, any_boost, lq, lr, lc, ln):
     """A second bound for the relaxed search: fewest Fly actions to Earth from
-    every cell, per number of Deep Scan credits held (the last layer: any
-    number). From a cell in row r the ship's own row, the row ahead and the
-    rows below may show any of their cards (they rotate; along the own row,
-    consecutive cards of one rotation), and so may the
+    every cell, per number of Deep Scan credits held (0 .. CREDIT_LAYERS - 1;
+    the last layer: any number). From a cell in row r the ship's own row, the
+    row ahead and the rows below may show any of their cards (they rotate;
+    along the own row, consecutive cards of one rotation), and so may the
     ``free`` rows (whose rotation moved since the search's start); a row two or
-    more ahead keeps its rotation ``rot0`` (only a Deep Scan shifts it, which
-    costs a credit) and shows either face of the card there. Waits, shields
-    and samples are ignored, so it never exceeds the relaxed game's distance.
-    Computed by a backward breadth-first search from Earth over (cell,
-    credits) along precomputed Fly lines."""
+    more ahead keeps its rotation ``rot0`` but for Deep Scans (each credit
+    spent on it shifts it one place) and shows either face of the card there.
+    Waits, shields and samples are ignored, so it never exceeds the relaxed
+    game's distance. Computed by a backward breadth-first search from Earth
+    over (cell, credits) along precomputed Fly lines."""
     top = CREDIT_LAYERS
     rev_p = np.zeros((N_CELLS, 200), dtype=np.int64)
     rev_m = np.zeros((N_CELLS, 200), dtype=np.int64)
@@ -170,20 +170,21 @@ def static_table(rot0, free, flags, any_stop, any_boost, lq, lr, lc, ln):
                     stop = cur if any_stop[ri] else 0
                     cur = cur if any_boost[ri] else 0
                 else:
-                    # The card there (either face), or with one credit the row
-                    # shifted once (a credit shifts a row by one place), or
-                    # with two or more credits any card of the row.
+                    # The card there (either face), or with n credits the row
+                    # shifted n places (a credit shifts a row by one place).
                     s0 = (col + rot0[ri]) % 5
-                    f = flags[ri, s0]
-                    f1 = flags[ri, (s0 + 1) % 5]
-                    one = _more(cur, 1)
-                    two = _more(cur, 2)
-                    stop = (cur if (f & CAN_STOP) and not f & DEADLY else 0) | (
-                        one if (f1 & CAN_STOP) and not f1 & DEADLY else 0
-                    ) | (two if any_stop[ri] else 0)
-                    cur = (cur if (f & CAN_BOOST) and not f & DEADLY else 0) | (
-                        one if (f1 & CAN_BOOST) and not f1 & DEADLY else 0
-                    ) | (two if any_boost[ri] else 0)
+                    stop = 0
+                    nxt = 0
+                    for sft in range(5):
+                        f = flags[ri, (s0 + sft) % 5]
+                        if f & DEADLY:
+                            continue
+                        m = cur if sft == 0 else _more(cur, sft)
+                        if f & CAN_STOP:
+                            stop |= m
+                        if f & CAN_BOOST:
+                            nxt |= m
+                    cur = nxt
                 if stop:
                     rev_p[qi, rev_n[qi]] = pi
                     rev_m[qi, rev_n[qi]] = stop
@@ -483,7 +484,7 @@ def search(
     pre_mask = (1 << 29) - 1  # pos, rotations, held: the dominance key
     i0 = _slot5(front, a0 & pre_mask, 0, 0, 0, 0)
     _set6(front, i0, a0 & pre_mask, 0, 0, 0, 0, 0)
-    tables = np.zeros((128, top + 1, N_CELLS), dtype=np.int64)
+    tables = np.empty((128, top + 1, N_CELLS), dtype=np.int64)
     have_table = np.zeros(128, dtype=np.bool_)
     rescans = Dict.empty(key_type=types.int64, value_type=types.int64)
 
