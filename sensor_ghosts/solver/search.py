@@ -95,8 +95,9 @@ from .model import (
 )
 from .relaxed import INF, RelaxedBound
 
-# Heap entry kinds.
-UNREFINED, REFINED, GOAL = 0, 1, 2
+# Heap entry kinds. FRESH: pushed with its parent's bounds (pathmax) only; its
+# own cheap bound and the dominance test wait until it is popped.
+UNREFINED, REFINED, GOAL, FRESH = 0, 1, 2, 3
 
 
 @dataclass
@@ -256,6 +257,12 @@ def astar(
             return (g1 + ht, -g1, 0)
         return (g1 + ht, g2 + a, -g1)
 
+    def lift(p2: tuple, p: tuple) -> tuple:
+        """Priority ``p2`` raised to the bounds of ``p`` (pathmax)."""
+        if turns_only:
+            return p2 if p2[0] >= p[0] else (p[0], p2[1], p2[2])
+        return (max(p2[0], p[0]), max(p2[1], p[1]), p2[2])
+
     def dominated(st: tuple, g: tuple[int, int]) -> bool:
         key = _dominance_key(st)
         bits = _dominance_bits(st)
@@ -264,7 +271,7 @@ def astar(
             front[key] = [(bits, st)]
             return False
         for obits, other in lst:
-            if not bits & ~obits and other is not st:
+            if not bits & ~obits and other != st:  # not itself (re-opened at a lower cost)
                 og = best[other]
                 if og[0] <= g[0] and (turns_only or og[1] <= g[1]):
                     return True
@@ -325,6 +332,22 @@ def astar(
                 if progress is not None:
                     progress({"nodes": nodes, "states": len(best), "open": len(heap),
                               "bound": p[0], "seconds": now - t0})
+        if kind == FRESH:
+            # Most children are never popped (the search ends first), so their
+            # bounds and the dominance test are worked out only now.
+            p2 = prio(st, eg1, eg2)
+            if p2 is None:
+                continue
+            p2 = lift(p2, p)
+            if max_turns is not None and (p2[1] if by_cards else p2[0]) > max_turns:
+                continue
+            if dominated(st, g):
+                continue
+            if p2 > p:
+                heapq.heappush(heap, (p2, seq, st, eg1, eg2, UNREFINED))
+                seq += 1
+                continue
+            kind = UNREFINED
         if kind == UNREFINED and h.relaxed is not None:
             # Lazy refinement: the relaxed game's bound is dear, so it is worked
             # out only for nodes about to be expanded, searched one turn past
@@ -363,19 +386,16 @@ def astar(
                 heapq.heappush(heap, (p2, seq, st2, ng[0], ng[1], GOAL))
                 seq += 1
                 continue
-            p2 = prio(st2, *ng)
-            if p2 is None:
-                continue
-            if p2[0] < p[0] or (not turns_only and p2[1] < p[1]):
-                # Pathmax: the parent's bounds, less this turn, bound the child.
-                p2 = (max(p2[0], p[0]), p2[1] if turns_only else max(p2[1], p[1]), p2[2])
-                if max_turns is not None and (p2[1] if by_cards else p2[0]) > max_turns:
-                    continue
-            if old is None and dominated(st2, ng):
-                continue
+            # Pathmax: the parent's bounds, less this turn, bound the child.
+            if by_cards:
+                p2 = (p[0], p[1], -ng[1])
+            elif turns_only:
+                p2 = (p[0], -ng[0], 0)
+            else:
+                p2 = (p[0], p[1], -ng[0])
             best[st2] = ng
             parent[st2] = (st, rec)
-            heapq.heappush(heap, (p2, seq, st2, ng[0], ng[1], UNREFINED))
+            heapq.heappush(heap, (p2, seq, st2, ng[0], ng[1], FRESH))
             seq += 1
     if goals:
         goal = max(goals, key=cards_left)
