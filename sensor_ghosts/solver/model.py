@@ -762,9 +762,28 @@ class Model:
             # the same turn without it leaves the virus held, to be spent at
             # the start of any later turn, before any later flight.
             useful_only = bolster and not self.second_ok
+            # The grid's side of a turn depends on the action (and the pod's
+            # move), not on which cards pay for it: worked out once per action.
+            grid_ends: dict | None = None if self.second_ok or self.pod_once else {}
             for c1 in self.commands(base, cards0, frozenset()):
                 order, act, arrow, pd, value, cards1, _ = c1
                 if useful_only and act[0] != FLY:
+                    continue
+                if grid_ends is not None:
+                    if base.pod is None:
+                        key: tuple = (act,)
+                    else:
+                        key = (act, arrow if self.tok_kind[order[-1][0]] == KIND_FLY else pd, value)
+                    ends = grid_ends.get(key)
+                    if ends is None:
+                        ends = grid_ends[key] = [
+                            self._grid_end(b2, fl)
+                            for b2, fl in self._run(base.copy(), c1, frozenset())
+                            if not (useful_only and b2.shields >= base.shields and not b2.won)
+                        ]
+                    rec1 = self._cmd_record(base, c1)
+                    for end in ends:
+                        self._emit(end, cards1, bolster, rec1, None, len(order), out)
                     continue
                 b1 = base.copy()
                 rec1 = self._cmd_record(b1, c1)
@@ -824,23 +843,23 @@ class Model:
                 yield bp, fl
 
     def _finish(self, b: Branch, cards: tuple, bolster, rec1, rec2, flipped, ncards, out) -> None:
-        hands, deck, disc, head, pass2, active = cards
+        """The end of a turn (``_grid_end``, then the draw) as successors."""
+        self._emit(self._grid_end(b, flipped), cards, bolster, rec1, rec2, ncards, out)
+
+    def _grid_end(self, b: Branch, flipped: frozenset) -> tuple | None:
+        """The grid's side of the end of a turn: (True, (grid, ops)) for a win,
+        else (False, [(grid, pending flips, re-scan columns, ops)]) over the
+        re-scan's outcomes (one in the lazy modes); None when the turn is
+        dropped (an explicit flip a pending one stands in for). ``grid`` is
+        the first seven fields of a model state. May change ``b``."""
         if b.won:
-            st = (b.ship, b.pod, b.shields, b.held, tuple(b.rot), tuple(b.masks), b.samples,
-                  hands, deck, disc, head, pass2, active, ())
-            out.append((st, (bolster, rec1, rec2, (), None, b.ops), ncards, True))
-            return
-        outcomes = self.draw_outcomes(hands[active], deck, disc, head, pass2)
-        if not outcomes:
-            return
-        # The draw changes only the cards: the grid's end of turn (pending
-        # flips, the re-scan) is worked out once for every draw outcome.
+            grid = (b.ship, b.pod, b.shields, b.held, tuple(b.rot), tuple(b.masks), b.samples)
+            return True, (grid, b.ops)
         bb = b
-        nxt = (active + 1) % self.players
         if self.pending_ok:
             rrow = bb.ship[0] + 1 if bb.ship != EARTH and bb.ship[0] + 2 <= 7 else None
             if any(r != rrow for r in bb.xrows):
-                return  # an explicit flip a pending one stands in for
+                return None  # an explicit flip a pending one stands in for
             if rrow is not None:
                 rowbits = 0b11111 << (rrow * 5)
                 for e in bb.pend:
@@ -872,17 +891,34 @@ class Model:
                         b2.masks[ri] = 1 << (m ^ p)
                         cols = frozenset((j - bb.rot[ri]) % 5 + 1 for j in range(5) if (p >> j) & 1)
                         rescans.append((b2, cols))
-        ends = [
+        return False, [
             ((b2.ship, b2.pod, b2.shields, b2.held, tuple(b2.rot), tuple(b2.masks), b2.samples),
              tuple(sorted(e[0] for e in b2.pend)), cols, b2.ops)
             for b2, cols in rescans
         ]
+
+    def _emit(self, end: tuple | None, cards: tuple, bolster, rec1, rec2, ncards, out) -> None:
+        """Successors from a grid end (``_grid_end``) and the cards after the
+        command: one per draw outcome (none when the deck runs out on the
+        second pass, a loss)."""
+        if end is None:
+            return
+        hands, deck, disc, head, pass2, active = cards
+        won, data = end
+        if won:
+            grid, ops = data
+            st = (*grid, hands, deck, disc, head, pass2, active, ())
+            out.append((st, (bolster, rec1, rec2, (), None, ops), ncards, True))
+            return
+        outcomes = self.draw_outcomes(hands[active], deck, disc, head, pass2)
+        if not outcomes:
+            return
+        nxt = (active + 1) % self.players
         for hand, dk, dc, hd, p2, drawn in outcomes:
             hs = hands[:active] + (hand,) + hands[active + 1 :]
-            for grid, pend, cols, ops in ends:
+            for grid, pend, cols, ops in data:
                 st = (*grid, hs, dk, dc, hd, p2, nxt, pend)
                 out.append((st, (bolster, rec1, rec2, drawn, cols, ops), ncards, False))
-
 
 @lru_cache(maxsize=1024)
 def _flip_masks(candidates: tuple[int, ...], k: int) -> tuple[int, ...]:
