@@ -142,6 +142,7 @@ class RelaxedBound:
         # open, a valid but weaker bound, not cached as exact.
         self.deadline: float | None = None
         self._timed_out = False
+        self._last_first = -1
 
     def _flags_of(self, faces: set) -> int:
         """Card flags for the set of faces the ship may meet on a card."""
@@ -175,13 +176,32 @@ class RelaxedBound:
         value = self._search(ship, rot, masks, held, shields, vir, credits, cap)
         if len(self._cache) > 500_000:
             self._cache.clear()
-        self._cache[key] = (value, not self._timed_out and (value < cap or value >= INF))
+        exact = not self._timed_out and (value < cap or value >= INF)
+        first = self._last_first if exact and value < cap else (got[2] if got is not None else -1)
+        self._cache[key] = (value, exact, first)
         return value
+
+    def first_turn(self, st: tuple) -> tuple[tuple[int, int], tuple[int, ...]] | None:
+        """Where an optimal relaxed way from ``st`` (worked out by an earlier
+        ``turns``) has the ship and the rows' rotations after its first turn:
+        (cell, rotations); EARTH's cell when that turn wins; None when unknown.
+        Only a hint for ordering the search (the real turn may differ)."""
+        rot, masks = st[ROT], st[MASKS]
+        key = (st[SHIP], rot, masks, st[HELD], st[SHL], st[SAMPLES] & self.m.virus_bits, len(st[PEND]))
+        got = self._cache.get(key)
+        if got is None or got[2] < 0:
+            return None
+        a = got[2]
+        if a == kernel.EARTH_IDX:
+            return EARTH, rot
+        pos = a & 63
+        packed = (a >> 6) & ((1 << 21) - 1)
+        return (int(kernel.CELL_ROW[pos]), int(kernel.CELL_COL[pos])), tuple((packed >> (3 * r)) & 7 for r in range(7))
 
     def _search(self, ship, rot0, masks, held, shields, vir, credits: int = 0, cap: int = INF) -> int:
         """One search of the relaxed game (``relaxed_kernel.search``)."""
         self._make_room()
-        value, timed_out, self._learned = kernel.search(
+        value, timed_out, self._learned, self._last_first = kernel.search(
             kernel.cell_index(ship),
             np.asarray(rot0, dtype=np.int64),
             np.asarray(masks, dtype=np.int64),

@@ -404,11 +404,11 @@ def _slot5(tab, a, b, c, d, e):
 
 @njit(cache=True)
 def _grown5(tab):
-    new = np.full((2 * tab.shape[0], 6), -1, dtype=np.int64)
+    new = np.full((2 * tab.shape[0], tab.shape[1]), -1, dtype=np.int64)
     for i in range(tab.shape[0]):
         if tab[i, 0] != -1:
             j = _slot5(new, tab[i, 0], tab[i, 1], tab[i, 2], tab[i, 3], tab[i, 4])
-            for t in range(6):
+            for t in range(tab.shape[1]):
                 new[j, t] = tab[i, t]
     return new
 
@@ -451,7 +451,10 @@ def search(
 ):
     """The card-free game with exact faces: the relaxed optimum from the given
     state, or ``cap`` when it is at least ``cap``. Returns (value, timed_out,
-    learned table): the table is a new, larger one when it was half full
+    learned table, first): ``first`` is the packed state after the first turn
+    of an optimal way found (EARTH_IDX when that turn reaches Earth; -1 when
+    no way under ``cap`` was found), and the table is a new, larger one when it
+    was half full
     (grown here rather than by a call from Python: every compiled function
     called from Python costs a load from Numba's cache in each process)."""
     if 2 * learned_count[0] > learned.shape[0]:
@@ -466,9 +469,10 @@ def search(
     for r in range(7):
         _mset(ms0, r, masks0[r])
     a0 = _pk(pos0, rot0i, held, shields, 0, 0, credits)
-    # Best cost per state (key, g), and the head of each dominance list
-    # (key, entry), in open-addressing tables that double when half full.
-    dist = np.full((1 << 10, 6), -1, dtype=np.int64)
+    # Best cost per state (key, g, the state after the first turn of the way
+    # there), and the head of each dominance list (key, entry), in
+    # open-addressing tables that double when half full.
+    dist = np.full((1 << 10, 7), -1, dtype=np.int64)
     n_dist = 1
     i0 = _slot5(dist, a0, ms0[0], ms0[1], ms0[2], ms0[3])
     _set6(dist, i0, a0, ms0[0], ms0[1], ms0[2], ms0[3], 0)
@@ -528,9 +532,10 @@ def search(
 
     h0 = hval(a0, ms0[0], ms0[1], ms0[2], ms0[3], INF)
     if h0 >= cap:
-        return cap, False, learned
+        return cap, False, learned, -1
     heap = [(h0, 0, a0, ms0[0], ms0[1], ms0[2], ms0[3])]
     best_goal = INF
+    best_first = -1
     truncated = False
     pops = 0
     nxt = np.empty((64, 6), dtype=np.int64)  # a, m0..m3, g
@@ -542,19 +547,21 @@ def search(
         g = -ng
         if fst >= best_goal:
             _learn(dist, best_goal, learned, learned_count, vir)
-            return best_goal, False, learned
+            return best_goal, False, learned, best_first
         if fst >= cap:
             _learn(dist, cap, learned, learned_count, vir)
-            return cap, False, learned
+            return cap, False, learned, -1
         pops += 1
         if deadline >= 0 and (pops & 8191) == 0:
             with objmode(now="float64"):
                 now = time.perf_counter()
             if now > deadline:
                 _learn(dist, fst, learned, learned_count, vir)
-                return fst, True, learned
-        if dist[_slot5(dist, a, m0, m1, m2, m3), 5] < g:
+                return fst, True, learned, -1
+        pi_ = _slot5(dist, a, m0, m1, m2, m3)
+        if dist[pi_, 5] < g:
             continue
+        first = dist[pi_, 6]  # -1 at the start (and after a free bolster)
         pos = a & 63
         rot = (a >> 6) & ((1 << 21) - 1)
         hv = (a >> 27) & 3
@@ -592,6 +599,7 @@ def search(
                 if nr == 7 and nc == 6:
                     if h1 >= need and g1 < best_goal:
                         best_goal = g1
+                        best_first = first if first >= 0 else EARTH_IDX
                     continue
                 if not (1 <= nr <= 7 and 1 <= nc <= 5):
                     continue
@@ -774,6 +782,9 @@ def search(
                 n_front += 1
             front[fi, 5] = n_ent
             n_ent += 1
+            # The way's first turn: this successor itself when it is one turn
+            # from the start (a free bolster keeps g and is not a turn).
+            dist[di, 6] = first if first >= 0 or g2 == 0 else a2
             if dist[di, 0] == -1:
                 dist[di, 0] = a2
                 for t in range(1, 5):
@@ -788,7 +799,7 @@ def search(
     if best_goal < INF:
         v = best_goal if best_goal < cap else cap
         _learn(dist, v, learned, learned_count, vir)
-        return v, False, learned
+        return v, False, learned, best_first if best_goal < cap else -1
     v = cap if truncated else INF
     _learn(dist, v, learned, learned_count, vir)
-    return v, False, learned
+    return v, False, learned, -1

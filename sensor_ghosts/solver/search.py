@@ -372,7 +372,15 @@ def astar(
             heapq.heappush(heap, (p, seq, st, eg1, eg2, kind))  # still open: part of the bound
             break
         g1, g2 = g
-        for st2, rec, ncards, won in model.successors(st):
+        children = model.successors(st)
+        if h.relaxed is not None:
+            # Children that go where an optimal relaxed way goes first are
+            # popped first among equals: often the search then goes straight
+            # down and never refines their siblings.
+            hint = h.relaxed.first_turn(st)
+            if hint is not None:
+                children.sort(key=lambda c: (c[0][SHIP], c[0][ROT]) != hint)
+        for st2, rec, ncards, won in children:
             ng = (g1 + 1, g2 + ncards)
             if won and max_turns is not None and ng[0] > max_turns:
                 continue
