@@ -8,9 +8,10 @@ import pytest
 from instances import near_earth
 
 from sensor_ghosts.generators.generate import generate_setup
+from sensor_ghosts.rules.geometry import EARTH
 from sensor_ghosts.rules.state import initial_state
 from sensor_ghosts.solver import solve
-from sensor_ghosts.solver.model import Model
+from sensor_ghosts.solver.model import ROT, SHIP, Model
 from sensor_ghosts.solver.search import INF, Heuristic
 
 
@@ -105,3 +106,27 @@ def test_bound_along_a_whole_optimal_game(seed, optimum):
         assert _bound(state) <= optimum - i, (seed, i)
         state = apply_turn(state, parse_turn(line, state))
     assert state.outcome.status is Status.WON
+
+
+@pytest.mark.parametrize("seed", [0, 3, 7])
+def test_first_turn_hint_leads_to_children_one_turn_closer(seed):
+    """The relaxed search's first turn (the search's child order hint): the
+    real children that end there are one relaxed turn closer to Earth."""
+    setup = generate_setup(seed=seed)
+    m = Model(initial_state(setup, setup.deal), "deal")
+    rb = Heuristic(m).relaxed
+    root = m.root_state()
+    value = rb.turns(root)
+    hint = rb.first_turn(root)
+    assert hint is not None
+    kids = [c for c, _, _, won in m.successors(root) if (c[SHIP], c[ROT]) == hint]
+    assert kids
+    assert all(rb.turns(c) == value - 1 for c in kids)
+
+
+def test_first_turn_hint_is_earth_one_fly_away():
+    state = near_earth(3, rows=(7,)).evolve(ship=(7, 5), held=1)
+    m = Model(state, "deal")
+    rb = Heuristic(m).relaxed
+    assert rb.turns(m.root_state()) == 1
+    assert rb.first_turn(m.root_state())[0] == EARTH
