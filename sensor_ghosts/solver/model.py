@@ -50,6 +50,7 @@ game) and 'earth-in-row-7' (``shiftable_rows``).
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from functools import lru_cache
 from itertools import combinations
 
@@ -129,6 +130,7 @@ class Model:
     def __init__(self, start: GameState, mode: str = "deal"):
         self.start = start
         self.mode = mode
+        self._keep: Callable[[tuple], bool] | None = None  # see successors()
         self.lazy = mode in ("deal", "open")
         # Deferred Deep Scan flips: exact only while faces never decide which cards
         # a re-scan may flip ('reveal once' makes them decide).
@@ -740,13 +742,16 @@ class Model:
         b.xrows = []
         return b
 
-    def successors(self, st: tuple) -> list[tuple]:
-        """Every successor of a model state after one whole turn:
+    def successors(self, st: tuple, keep: Callable[[tuple], bool] | None = None) -> list[tuple]:
+        """Every successor of a model state after one whole turn (with ``keep``:
+        the won ones and those whose grid, the state's first seven fields,
+        ``keep`` accepts):
         (state', record, cards_played, won). ``record`` = (bolster, cmd1, cmd2,
         drawn, rescan, ops) where cmd = (cards, action, arrow, pod_dir, target_pos),
         ``rescan`` is the explicit choice (expected mode) or None, and ``ops`` logs
         the pattern-set operations (lazy modes)."""
         out: list[tuple] = []
+        self._keep = keep
         hands, deck, disc, head, pass2, active = st[HANDS], st[DECK], st[DISC], st[HEAD], st[PASS2], st[ACTIVE]
         cards0 = (hands, deck, disc, head, pass2, active)
         if not hands[active]:
@@ -910,6 +915,10 @@ class Model:
             st = (*grid, hands, deck, disc, head, pass2, active, ())
             out.append((st, (bolster, rec1, rec2, (), None, ops), ncards, True))
             return
+        if self._keep is not None:
+            data = [e for e in data if self._keep(e[0])]
+            if not data:
+                return
         outcomes = self.draw_outcomes(hands[active], deck, disc, head, pass2)
         if not outcomes:
             return

@@ -97,7 +97,9 @@ from .relaxed import INF, RelaxedBound
 
 # Heap entry kinds. FRESH: pushed with its parent's bounds (pathmax) only; its
 # own cheap bound and the dominance test wait until it is popped.
-UNREFINED, REFINED, GOAL, FRESH = 0, 1, 2, 3
+# DEFERRED: the children of a node not yet generated (the second half of an
+# expansion, ``astar``).
+UNREFINED, REFINED, GOAL, FRESH, DEFERRED = 0, 1, 2, 3, 4
 
 
 @dataclass
@@ -241,6 +243,7 @@ def astar(
     best: dict[tuple, tuple[int, int]] = {}
     parent: dict[tuple, tuple] = {}
     front: dict[tuple, list[tuple]] = {}  # dominance key -> states kept
+    deferred: dict[tuple, tuple] = {}  # state -> its first-turn hint (DEFERRED)
     seq = 0
     by_cards = objective == "cards"
     turns_only = objective == "turns-only"
@@ -366,20 +369,34 @@ def astar(
                 heapq.heappush(heap, (p2, seq, st, eg1, eg2, UNREFINED if capped else REFINED))
                 seq += 1
                 continue
-        nodes += 1
-        if (max_nodes is not None and nodes > max_nodes) or len(best) > max_states:
-            stopped = "node limit" if max_nodes is not None and nodes > max_nodes else "memory limit"
-            heapq.heappush(heap, (p, seq, st, eg1, eg2, kind))  # still open: part of the bound
-            break
-        g1, g2 = g
-        children = model.successors(st)
-        if h.relaxed is not None:
-            # Children that go where an optimal relaxed way goes first are
-            # popped first among equals: often the search then goes straight
+        if kind == DEFERRED:
+            # The rest of an expansion (below): its priority bounds them all.
+            hint = deferred.pop(st)
+            children = model.successors(st, keep=lambda grid, hint=hint: (grid[0], grid[4]) != hint)
+        else:
+            nodes += 1
+            if (max_nodes is not None and nodes > max_nodes) or len(best) > max_states:
+                stopped = "node limit" if max_nodes is not None and nodes > max_nodes else "memory limit"
+                heapq.heappush(heap, (p, seq, st, eg1, eg2, kind))  # still open: part of the bound
+                break
+            # Children that end where an optimal relaxed way's first turn ends
+            # come first among equals: often the search then goes straight
             # down and never refines their siblings.
-            hint = h.relaxed.first_turn(st)
-            if hint is not None:
+            hint = h.relaxed.first_turn(st) if h.relaxed is not None else None
+            if hint is None:
+                children = model.successors(st)
+            elif turns_only:
+                # Two halves, the others generated only if the search comes
+                # back to this priority (the first goal found ends it).
+                children = model.successors(st, keep=lambda grid, hint=hint: (grid[0], grid[4]) == hint)
+                deferred[st] = hint
+                heapq.heappush(heap, (p, seq, st, eg1, eg2, DEFERRED))
+                seq += 1
+            else:
+                # Every child is needed to prove the fewest cards: in order.
+                children = model.successors(st)
                 children.sort(key=lambda c: (c[0][SHIP], c[0][ROT]) != hint)
+        g1, g2 = g
         for st2, rec, ncards, won in children:
             ng = (g1 + 1, g2 + ncards)
             if won and max_turns is not None and ng[0] > max_turns:
