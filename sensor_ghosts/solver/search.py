@@ -40,6 +40,14 @@ Why the search is exact:
   turn plus the child's optimum. Without it a child pushed with the cheap bound
   climbed back to its parent's level one refinement at a time, each a search
   of the relaxed game (about a hundred searches per expansion; now a few).
+* **Lazy children.** A child is pushed with its parent's bounds only; its own
+  cheap bound and the dominance test wait until it is popped (most never are:
+  the first goal ends a fewest-turns search). The relaxed search also reports
+  where its optimal way's first turn ends (``RelaxedBound.first_turn``):
+  children that end there are tried first and, under 'turns-only', the others
+  are generated only if the search comes back to the parent's priority (a
+  DEFERRED heap entry with that priority stands for them, so A*'s order
+  holds). These change the order of work, never what is proven.
 * **Dead ends**: every turn but the last draws at least one card, so on the
   second pass a state whose turns bound exceeds the deck plus one is dropped.
 * **Transpositions**: states are canonical tuples (hands and discard pile sorted,
