@@ -134,7 +134,7 @@ class Heuristic:
         self.relaxed = RelaxedBound(model) if self.apt == 1 else None
         # Every solo turn plays at least one card ([D10], the hand is refilled),
         # so a bound on turns bounds cards too; with more players a turn may
-        # play none (§9).
+        # play none (§9), see ``bounds``.
         self.turns_bound_cards = model.players == 1
 
     def bounds(self, st: tuple, cap: int = 0) -> tuple[int, int]:
@@ -151,6 +151,13 @@ class Heuristic:
             t = max(t, r)
             if self.turns_bound_cards:
                 a = max(a, t)
+            else:
+                # With more players a turn plays no card only when its active
+                # player holds none (§9). Whoever holds none now may skip
+                # once; to skip again a player must first give away both
+                # cards as a helper, on turns that each play a card of their
+                # active player too: every later skip is paid for twice.
+                a = max(a, t - sum(1 for hand in st[HANDS] if not hand))
         # Every turn but the last draws at least one card (the active player
         # plays one, [D10], and refills, §7); on the second pass an empty deck
         # at a draw loses. So at most len(deck) + 1 turns are left.
