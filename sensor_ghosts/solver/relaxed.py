@@ -164,10 +164,8 @@ class RelaxedBound:
         ship = st[SHIP]
         if ship == EARTH:
             return 0
-        rot, masks = st[ROT], st[MASKS]
-        held, shields, vir = st[HELD], st[SHL], st[SAMPLES] & self.m.virus_bits
-        credits = len(st[PEND])
-        key = (ship, rot, masks, held, shields, vir, credits)
+        key = self._key(st)
+        _, rot, masks, held, shields, vir, credits = key
         got = self._cache.get(key)
         # A cached value is exact, or a proven "at least" (cached with its flag).
         if got is not None and (got[1] or got[0] >= cap):
@@ -181,19 +179,22 @@ class RelaxedBound:
         self._cache[key] = (value, exact, first)
         return value
 
+    def _key(self, st: tuple) -> tuple:
+        """What the relaxed game sees of a model state: ship, rotations, pattern
+        sets, held samples, shields, virus tokens on the board, pending flips."""
+        return (st[SHIP], st[ROT], st[MASKS], st[HELD], st[SHL], st[SAMPLES] & self.m.virus_bits, len(st[PEND]))
+
     def first_turn(self, st: tuple) -> tuple[tuple[int, int], tuple[int, ...]] | None:
         """Where an optimal relaxed way from ``st`` (worked out by an earlier
         ``turns``) has the ship and the rows' rotations after its first turn:
         (cell, rotations); EARTH's cell when that turn wins; None when unknown.
         Only a hint for ordering the search (the real turn may differ)."""
-        rot, masks = st[ROT], st[MASKS]
-        key = (st[SHIP], rot, masks, st[HELD], st[SHL], st[SAMPLES] & self.m.virus_bits, len(st[PEND]))
-        got = self._cache.get(key)
+        got = self._cache.get(self._key(st))
         if got is None or got[2] < 0:
             return None
         a = got[2]
         if a == kernel.EARTH_IDX:
-            return EARTH, rot
+            return EARTH, st[ROT]
         pos = a & 63
         packed = (a >> 6) & ((1 << 21) - 1)
         return (int(kernel.CELL_ROW[pos]), int(kernel.CELL_COL[pos])), tuple((packed >> (3 * r)) & 7 for r in range(7))

@@ -386,7 +386,7 @@ def astar(
                 continue
         if kind == DEFERRED:
             # The rest of an expansion (below): its priority bounds them all.
-            hint = deferred.pop(st)
+            hint = deferred.pop(st, None)  # None: regenerate all (duplicates are dropped)
             children = model.successors(st, keep=lambda grid, hint=hint: (grid[0], grid[4]) != hint)
         else:
             nodes += 1
