@@ -750,8 +750,16 @@ class Model:
         drawn, rescan, ops) where cmd = (cards, action, arrow, pod_dir, target_pos),
         ``rescan`` is the explicit choice (expected mode) or None, and ``ops`` logs
         the pattern-set operations (lazy modes)."""
-        out: list[tuple] = []
+        # ``keep`` reaches ``_emit`` (under every path that ends a turn) as
+        # this attribute, set only for the duration of the call.
         self._keep = keep
+        try:
+            return self._successors(st)
+        finally:
+            self._keep = None
+
+    def _successors(self, st: tuple) -> list[tuple]:
+        out: list[tuple] = []
         hands, deck, disc, head, pass2, active = st[HANDS], st[DECK], st[DISC], st[HEAD], st[PASS2], st[ACTIVE]
         cards0 = (hands, deck, disc, head, pass2, active)
         if not hands[active]:
