@@ -10,9 +10,10 @@ from dataclasses import dataclass
 from ..rules.errors import SensorGhostsError
 from ..rules.setup import Deal, Setup
 from ..rules.state import GameState, initial_state, random_deal
+from . import split
 from .model import Model
 from .plan import Plan, build_plan
-from .search import astar, tty_progress
+from .search import Heuristic, astar, tty_progress
 
 MODES = ("deal", "open", "expected")
 OBJECTIVES = ("turns", "cards", "turns-only")
@@ -117,8 +118,24 @@ def solve(
         roots = [(st, ("deal", dealt)) for st, dealt in model.open_roots()]
     else:
         roots = [(model.root_state(), None)]
-    out = astar(model, roots, objective=objective, max_nodes=max_nodes, timeout=timeout,
-                max_states=max_states, progress=progress, max_turns=max_turns)
+    if objective == "turns" and split.applies(model, roots):
+        # Fewest turns first, then the fewest cards among them with the grid's
+        # and the cards' halves of a turn apart (``split``).
+        h = Heuristic(model)
+        out = astar(model, roots, objective="turns-only", max_nodes=max_nodes, timeout=timeout,
+                    max_states=max_states, progress=progress, max_turns=max_turns, heuristic=h)
+        if out.status == "solved":
+            assert out.value is not None
+            deadline = None if timeout is None else t0 + timeout
+            nodes = out.nodes
+            out = split.fewest_cards(
+                model, roots, out.value[0], deadline=deadline, heuristic=h, progress=progress,
+                max_nodes=None if max_nodes is None else max(0, max_nodes - nodes), max_states=max_states,
+            )
+            out.nodes += nodes
+    else:
+        out = astar(model, roots, objective=objective, max_nodes=max_nodes, timeout=timeout,
+                    max_states=max_states, progress=progress, max_turns=max_turns)
     if progress is not None and progress.__name__ == "show":
         import sys
 

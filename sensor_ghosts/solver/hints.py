@@ -1104,7 +1104,9 @@ def _playout(state: GameState, solver_nodes: int, informed: bool = True) -> int:
     if solver_nodes > 0:
         from .api import solve
 
-        res = solve(state, mode="deal", max_nodes=solver_nodes, progress=_quiet)
+        # Only whether the world can be won matters here: the fewest turns
+        # settle it, without the proof of the fewest cards.
+        res = solve(state, mode="deal", objective="turns-only", max_nodes=solver_nodes, progress=_quiet)
         if res.status == "solved":
             return 1
         if res.status == "unsolvable":

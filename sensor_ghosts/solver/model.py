@@ -79,6 +79,16 @@ _KIND_CODE = {
 }
 
 
+def pay_class(act: tuple) -> tuple:
+    """What the cards paying for an action see of it: Fly and Peek with their
+    direction ([D11] the heading), any Deep Scan (a flip or a shift: the same
+    cards pay for each), Shields."""
+    kind = act[0]
+    if kind in (FLY, PEEK):
+        return act
+    return ("scan", None) if kind in (FLIP, SHIFT) else (SHIELDS, None)
+
+
 def xor_set(s: int, j: int) -> int:
     """The pattern set with bit ``j`` toggled in every pattern."""
     k = 1 << j
@@ -636,11 +646,11 @@ class Model:
         out.append((SHIELDS, None))
         return out
 
-    def wild_actions(self, b: Branch, flipped: frozenset) -> list[tuple]:
-        """The actions worth taking with the Wild or three cards: every action
-        but Peek, which a Shields action with the same cards (and the same top
-        card and arrow) always matches or beats: shields only help."""
-        return [a for a in self.actions(b, flipped) if a[0] != PEEK]
+    def wild_actions(self, every: list[tuple]) -> list[tuple]:
+        """The actions worth taking with the Wild or three cards, of ``every``
+        action: all but Peek, which a Shields action with the same cards (and
+        the same top card and arrow) always matches or beats: shields only help."""
+        return [a for a in every if a[0] != PEEK]
 
     def shiftable_rows(self, b: Branch) -> list[int]:
         """[D14] any row but the ship's (0-based indices); all when at Earth, but
@@ -650,12 +660,16 @@ class Model:
             return list(range(7))
         return [r for r in range(7) if r != b.ship[0] - 1]
 
-    def commands(self, b: Branch, cards: tuple, flipped: frozenset, pod_moves: bool = True):
+    def commands(self, b: Branch, cards: tuple, flipped: frozenset, pod_moves: bool = True,
+                 actions: list[tuple] | None = None):
         """(played, action, arrow, pod_dir, cards') for every legal command.
         cards = (hands, deck, disc, head, pass2, active). ``pod_moves`` False:
         the pod does not move after this command ('pod-once-per-turn', first of
-        two actions), so no pod direction is chosen."""
+        two actions), so no pod direction is chosen. ``actions``: the actions
+        to consider instead of ``self.actions(b, flipped)`` (``solver.split``
+        asks for one of each pay class)."""
         hands, deck, disc, head, pass2, active = cards
+        every = self.actions(b, flipped) if actions is None else actions
         for played, how, hs, dk, dc, p2, resh in self.plays(hands, deck, disc, pass2, active):
             if how == "triple" and self.players == 1:
                 h = list(hands[0])
@@ -669,15 +683,15 @@ class Model:
                     dirs = DIRECTIONS if head is None else (head,)
                     acts = [(a, d) for a in (FLY, PEEK) for d in dirs]
                 elif k == KIND_DS:
-                    acts = [a for a in self.actions(b, flipped) if a[0] in (FLIP, SHIFT)]
+                    acts = [a for a in every if a[0] in (FLIP, SHIFT)]
                 elif k == KIND_SH:
                     acts = [(SHIELDS, None)]
                 else:
-                    acts = self.wild_actions(b, flipped)
+                    acts = self.wild_actions(every)
             elif how == "pair":
                 acts = [(a, d) for a in (FLY, PEEK) for d in DIRECTIONS]
             else:
-                acts = self.wild_actions(b, flipped)
+                acts = self.wild_actions(every)
             # One top per class of equivalent cards (module docstring).
             tops = []
             if how == "triple" and not self.pod_variant:
@@ -766,15 +780,7 @@ class Model:
             b = self.branch_of(st)
             self._finish(b, cards0, 0, None, None, frozenset(), 0, out)
             return out
-        held, shields = st[HELD], st[SHL]
-        for bolster in range(0, min(held, 2 - shields) + 1):
-            base = self.branch_of(st)
-            base.shields += bolster
-            base.held -= bolster
-            # A bolster pays only for shields this turn's flight spends: else
-            # the same turn without it leaves the virus held, to be spent at
-            # the start of any later turn, before any later flight.
-            useful_only = bolster and not self.second_ok
+        for bolster, base, useful_only in self._bolstered(st):
             # The grid's side of a turn depends on the action (and the pod's
             # move), not on which cards pay for it: worked out once per action.
             grid_ends: dict | None = None if self.second_ok or self.pod_once else {}
@@ -789,11 +795,7 @@ class Model:
                         key = (act, arrow if self.tok_kind[order[-1][0]] == KIND_FLY else pd, value)
                     ends = grid_ends.get(key)
                     if ends is None:
-                        ends = grid_ends[key] = [
-                            self._grid_end(b2, fl)
-                            for b2, fl in self._run(base.copy(), c1, frozenset())
-                            if not (useful_only and b2.shields >= base.shields and not b2.won)
-                        ]
+                        ends = grid_ends[key] = self._action_ends(base, c1, useful_only)
                     rec1 = self._cmd_record(base, c1)
                     for end in ends:
                         self._emit(end, cards1, bolster, rec1, None, len(order), out)
@@ -818,6 +820,46 @@ class Model:
                     for b2, fl in self._run(b1, c1, frozenset(), pod_moves=False):
                         if not b2.won and b2.held >= 1:
                             self._second(b2, c1, rec1, bolster, fl, out)
+        return out
+
+    def _bolstered(self, st: tuple):
+        """§4 step 1, every bolster worth trying: (virus spent, the branch after
+        it, whether it must pay off this turn)."""
+        held, shields = st[HELD], st[SHL]
+        for bolster in range(0, min(held, 2 - shields) + 1):
+            base = self.branch_of(st)
+            base.shields += bolster
+            base.held -= bolster
+            # A bolster pays only for shields this turn's flight spends: else
+            # the same turn without it leaves the virus held, to be spent at
+            # the start of any later turn, before any later flight.
+            yield bolster, base, bool(bolster) and not self.second_ok
+
+    def _action_ends(self, base: Branch, c: tuple, useful_only: bool) -> list:
+        """The grid ends (``_grid_end``) of command ``c`` from ``base`` (one
+        action, then the pod's move), without the bolsters that did not pay."""
+        return [
+            self._grid_end(b2, fl)
+            for b2, fl in self._run(base.copy(), c, frozenset())
+            if not (useful_only and b2.shields >= base.shields and not b2.won)
+        ]
+
+    def grid_moves(self, st: tuple) -> list[tuple[tuple, tuple]]:
+        """The grid's side of every turn from ``st`` whatever cards pay for it:
+        (action, ``_grid_end``) pairs over every bolster and every action, for
+        a solo game without the pod or the §12 second action (where the grid's
+        side of a turn is its action's alone; ``solver.split``)."""
+        assert self.players == 1 and not self.pod_variant and not self.second_ok
+        out = []
+        for _bolster, base, useful_only in self._bolstered(st):
+            for act in self.actions(base, frozenset()):
+                if useful_only and act[0] != FLY:
+                    continue
+                # A command with no cards: only its action matters without the pod.
+                c = ((), act, None, None, 0, None, False)
+                for end in self._action_ends(base, c, useful_only):
+                    if end is not None:
+                        out.append((act, end))
         return out
 
     def _second(self, b3: Branch, c1: tuple, rec1: tuple, bolster: int, fl: frozenset, out: list) -> None:

@@ -247,10 +247,12 @@ def astar(
     max_states: int = 3_000_000,
     progress: Callable[[dict], None] | None = None,
     max_turns: int | None = None,
+    heuristic: Heuristic | None = None,
 ) -> SearchOutcome:
     """A* from ``roots``; ``max_turns`` prunes plans longer than that many turns
-    (an 'unsolvable' answer then means 'none within max_turns')."""
-    h = Heuristic(model)
+    (an 'unsolvable' answer then means 'none within max_turns'). ``heuristic``:
+    one to share (and its learned bounds) with a later search of ``model``."""
+    h = heuristic or Heuristic(model)
     t0 = time.perf_counter()
     if timeout is not None and h.relaxed is not None:
         h.relaxed.deadline = t0 + timeout
