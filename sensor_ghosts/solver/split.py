@@ -12,31 +12,38 @@ second action, in deal or open mode) a turn has two independent halves:
   Deep Scan, Shields): every action of a class is paid for by the same cards.
 
 A plan is a grid path and a card path that agree on the pay class turn by turn.
-With T the fewest turns (found first by the A* under 'turns-only'):
+With T the fewest turns (found first by the A* under 'turns-only'), an A* over
+(turn, grid, card state) finds the fewest cards among T-turn plans:
 
-1. **Grid layers.** A depth-first search from the root's grid keeps the grid
-   states from which the grid half alone (any action on any turn) can win at
-   exactly turn T, pruned by the admissible turn bounds of ``search``. The grid
-   half of every T-turn plan is such a path, so it lies in the layers; a path
-   there may have no card path, which step 3 settles.
-2. **Classes.** Per turn, grid states with the same (pay class, next class)
-   edges are one class, built from the last turn back. The card half sees
-   nothing else of the grid, so merging them keeps every plan's value.
-3. **Cards.** A dynamic programme over (turn, class, card state) keeps the
-   fewest cards played to each. Every payment and draw of a pay class that the
-   class offers is a transition (``Model.commands``, ``Model.draw_outcomes``);
-   a draw that finds the second-pass deck empty is a loss ([D15]) and is
-   dropped. At turn T the fewest cards win, then the most cards left in hand
-   and deck (§15).
+* **Grid half once per grid.** A grid state's turns (``_Grid.moves``) are
+  worked out once, whatever the cards; from a grid on turn t only the turns
+  that can still be part of a win on turn T are followed (``_Grid.live``: a
+  win only on the last turn; else a next grid whose admissible turn bounds,
+  ``search.Heuristic``, fit in the turns left). Each grid's check is made once.
+* **Card half once per hand.** What the cards can pay for, by pay class, is
+  worked out once per (hand, heading) (``payments``): solo, the deck is
+  untouched by a command and the cards played join the discard pile. Then the
+  draw (``Model.draw_outcomes``); a draw that finds the second-pass deck empty
+  is a loss ([D15]) and is dropped.
+* **Bound.** Every turn plays a card, so the cards still to play are at least
+  the turns left: f = g + T - t (consistent).
+* **Most cards left** (the last tie-break, §15): cards left plus cards played
+  stays put as cards are played and drawn and rises only at the reshuffle
+  ([D15]); a node's priority carries a bound on it for the wins of f cards
+  below it, and wins go on the heap too, so the first win popped is optimal.
+* **Dominance.** A card state with no heading is at least as good as the same
+  one with a heading, at no more cards ([D11]: no heading allows all that a
+  heading allows, and every command sets the next heading whatever the one
+  before).
+* **Transpositions**: one entry per (turn, grid, card state), at its fewest cards.
 
-The A* proves the same optimum by searching grid and cards together, where most
-of the work is telling apart states that differ only in their cards
-(``search``'s docstring). Here each grid state is worked out once and the card
-states meet only the few classes. The optimum is walked back to a concrete grid
-path (any state of a class has an edge of the needed pay class into the next
-class), and each turn is matched with one of ``Model.successors``' own, so the
-plan carries the same records as the A*'s and is replayed through the rules
-engine like them.
+The joint A* (``search``) proves the same optimum by searching grid and cards
+together: there every state that differs only in its cards repeats the grid's
+work, and most of its time went to that. The optimum found here is turned into
+the joint model's own path: each turn is matched with one of
+``Model.successors``, so the plan carries the same records as the A*'s and is
+replayed through the rules engine like them. The tests check both searches
+agree (``tests/solver/test_split.py``).
 """
 
 from __future__ import annotations
@@ -218,6 +225,10 @@ def fewest_cards(
         g = best[key]
         if g + turns - t != f:
             continue  # stale
+        if cards[3] is not None:
+            free = best.get((t, gk, (*cards[:3], None, *cards[4:])))
+            if free is not None and free <= g:
+                continue  # dominated since it was pushed
         nodes += 1
         if (max_nodes is not None and nodes > max_nodes) or len(best) > max_states:
             stopped = "node limit" if max_nodes is not None and nodes > max_nodes else "memory limit"
@@ -245,6 +256,12 @@ def fewest_cards(
                     for hand, dk, dc, hd, p2, _drawn in model.draw_outcomes(hands[0], deck, disc, head, pass2):
                         key2 = (t + 1, nxt, ((hand,), dk, dc, hd, p2, active))
                         old = best.get(key2)
+                        if hd is not None:
+                            # No heading allows all that a heading allows, and
+                            # every command sets the next one ([D11]).
+                            free = best.get((t + 1, nxt, ((hand,), dk, dc, None, p2, active)))
+                            if free is not None and free <= g2:
+                                continue
                         if old is None or g2 < old:
                             best[key2] = g2
                             parent[key2] = (key, pc, n)
