@@ -233,14 +233,14 @@ def fewest_cards(
         if (max_nodes is not None and nodes > max_nodes) or len(best) > max_states:
             stopped = "node limit" if max_nodes is not None and nodes > max_nodes else "memory limit"
             return SearchOutcome("unknown", None, None, turns, nodes, stopped)
-        if nodes & 255 == 0:
-            now = time.perf_counter()
-            if deadline is not None and now > deadline:
-                return SearchOutcome("unknown", None, None, turns, nodes, "time limit")
-            if progress is not None and now - last_report > 0.5:
-                last_report = now
-                progress({"nodes": nodes, "states": len(best), "open": len(heap),
-                          "bound": turns, "seconds": now - t_start})
+        # The clock on every node: one node may check many grids.
+        now = time.perf_counter()
+        if deadline is not None and now > deadline:
+            return SearchOutcome("unknown", None, None, turns, nodes, "time limit")
+        if progress is not None and now - last_report > 0.5:
+            last_report = now
+            progress({"nodes": nodes, "states": len(best), "open": len(heap),
+                      "bound": turns, "seconds": now - t_start})
         pay = payments(cards)
         for pc, nexts in grid.live(gk, t).items():
             for cards1, n in pay.get(pc, ()):
