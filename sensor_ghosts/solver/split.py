@@ -53,7 +53,7 @@ import time
 from collections.abc import Callable
 
 from ..rules.geometry import DIRECTIONS
-from .model import FLY, PEEK, PEND, SHIELDS, SHIFT, Model, pay_class
+from .model import FLY, HANDS, PEEK, PEND, SHIELDS, SHIFT, Model, pay_class
 from .search import Heuristic, SearchOutcome
 
 GOAL = -1  # the class of "the game is won" (after the last turn)
@@ -73,17 +73,17 @@ def applies(model: Model, roots: list[tuple[tuple, object]]) -> bool:
         and not model.pod_variant
         and model.actions_per_turn == 1
         and model.lazy
-        and all(st[7] and st[7][0] for st, _ in roots)  # a hand to play from
+        and all(st[HANDS][0] for st, _ in roots)  # a hand to play from
         and len({_grid_key(st) for st, _ in roots}) == 1
     )
 
 
 def _grid_key(st: tuple) -> tuple:
-    return st[:7] + (st[PEND],)
+    return st[:HANDS] + (st[PEND],)
 
 
 def _as_state(gk: tuple, cards: tuple) -> tuple:
-    return (*gk[:7], *cards, gk[7])
+    return (*gk[:HANDS], *cards, gk[HANDS])
 
 
 class _Grid:
@@ -211,7 +211,7 @@ def fewest_cards(
 
     gk0 = _grid_key(roots[0][0])
     for st, rec in roots:
-        key = (0, gk0, st[7:13])
+        key = (0, gk0, st[HANDS:PEND])
         root_of[key] = (st, rec)
         best[key] = 0
         push(key, 0)
@@ -289,7 +289,7 @@ def _concrete(model: Model, root: tuple, steps: list, last_cards: tuple) -> list
         else:
             _, gk2, want_cards = steps[t + 1][0]
         for st2, rec, ncards, won in model.successors(st):
-            if ncards != n or st2[7:13] != want_cards:
+            if ncards != n or st2[HANDS:PEND] != want_cards:
                 continue
             if (final and won and pay_class(rec[1][1]) == pc) or (not final and st2 == _as_state(gk2, want_cards)):
                 path.append((st2, rec))
