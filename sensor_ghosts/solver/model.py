@@ -777,8 +777,7 @@ class Model:
         hands, deck, disc, head, pass2, active = st[HANDS], st[DECK], st[DISC], st[HEAD], st[PASS2], st[ACTIVE]
         cards0 = (hands, deck, disc, head, pass2, active)
         if not hands[active]:
-            b = self.branch_of(st)
-            self._finish(b, cards0, 0, None, None, frozenset(), 0, out)
+            self._emit(self.grid_skip(st), cards0, 0, None, None, 0, out)
             return out
         for bolster, base, useful_only in self._bolstered(st):
             # The grid's side of a turn depends on the action (and the pod's
@@ -789,13 +788,10 @@ class Model:
                 if useful_only and act[0] != FLY:
                     continue
                 if grid_ends is not None:
-                    if base.pod is None:
-                        key: tuple = (act,)
-                    else:
-                        key = (act, arrow if self.tok_kind[order[-1][0]] == KIND_FLY else pd, value)
+                    key = (act, self.pod_move(c1))
                     ends = grid_ends.get(key)
                     if ends is None:
-                        ends = grid_ends[key] = self._action_ends(base, c1, useful_only)
+                        ends = grid_ends[key] = self._action_ends(base, act, key[1], useful_only)
                     rec1 = self._cmd_record(base, c1)
                     for end in ends:
                         self._emit(end, cards1, bolster, rec1, None, len(order), out)
@@ -835,32 +831,36 @@ class Model:
             # the start of any later turn, before any later flight.
             yield bolster, base, bool(bolster) and not self.second_ok
 
-    def _action_ends(self, base: Branch, c: tuple, useful_only: bool) -> list:
-        """The grid ends (``_grid_end``) of command ``c`` from ``base`` (one
-        action, then the pod's move), without the bolsters that did not pay."""
+    def _action_ends(self, base: Branch, act: tuple, pod: tuple | None, useful_only: bool) -> list:
+        """The grid ends (``_grid_end``) of action ``act`` from ``base``, then
+        the pod's move ``pod``, without the bolsters that did not pay."""
         return [
             self._grid_end(b2, fl)
-            for b2, fl in self._run(base.copy(), c, frozenset())
+            for b2, fl in self._run_move(base.copy(), act, pod, frozenset())
             if not (useful_only and b2.shields >= base.shields and not b2.won)
         ]
 
-    def grid_moves(self, st: tuple) -> list[tuple[tuple, tuple]]:
-        """The grid's side of every turn from ``st`` whatever cards pay for it:
-        (action, ``_grid_end``) pairs over every bolster and every action, for
-        a solo game without the pod or the §12 second action (where the grid's
-        side of a turn is its action's alone; ``solver.split``)."""
-        assert self.players == 1 and not self.pod_variant and not self.second_ok
+    def grid_moves(self, st: tuple, pod: tuple | None = None) -> list[tuple[tuple, tuple]]:
+        """The grid's side of every turn from ``st`` with a command whatever
+        cards pay for it, the pod (if any) moving by ``pod`` (``pod_move``):
+        (action, ``_grid_end``) pairs over every bolster and every action.
+        Without the §12 second action a turn's grid side is its action's and
+        the pod's move alone (``solver.split``)."""
+        assert not self.second_ok
         out = []
         for _bolster, base, useful_only in self._bolstered(st):
             for act in self.actions(base, frozenset()):
                 if useful_only and act[0] != FLY:
                     continue
-                # A command with no cards: only its action matters without the pod.
-                c = ((), act, None, None, 0, None, False)
-                for end in self._action_ends(base, c, useful_only):
+                for end in self._action_ends(base, act, pod, useful_only):
                     if end is not None:
                         out.append((act, end))
         return out
+
+    def grid_skip(self, st: tuple) -> tuple | None:
+        """The grid's side of a turn whose active player holds no card (§9:
+        no bolster, no command; the re-scan)."""
+        return self._grid_end(self.branch_of(st), frozenset())
 
     def _second(self, b3: Branch, c1: tuple, rec1: tuple, bolster: int, fl: frozenset, out: list) -> None:
         """§12: a held virus sample buys a second action after command ``c1``."""
@@ -883,18 +883,27 @@ class Model:
             pos = act[1] + 1
         return (order, act, arrow, pd, pos, resh)
 
+    def pod_move(self, c: tuple) -> tuple | None:
+        """§10: (direction, steps) of the escape pod after command ``c``: the
+        top card's arrow if it is a Fly card, else the direction chosen, by the
+        top card's value; None without the pod or when it has arrived."""
+        order, _act, arrow, pd, value = c[:5]
+        if not self.pod_variant:
+            return None
+        direction = arrow if self.tok_kind[order[-1][0]] == KIND_FLY else pd
+        return None if direction is None else (direction, value)
+
     def _run(self, b: Branch, c: tuple, flipped: frozenset, pod_moves: bool = True):
-        order, act, arrow, pd, value, cards1, _ = c
+        return self._run_move(b, c[1], self.pod_move(c) if pod_moves else None, flipped)
+
+    def _run_move(self, b: Branch, act: tuple, pod: tuple | None, flipped: frozenset):
+        """Action ``act``, then the pod's move ``pod`` (``pod_move``)."""
         branches, fl = self.apply_action(b, act, flipped)
         for bb in branches:
-            if bb.won or bb.pod is None or not pod_moves:
+            if bb.won or bb.pod is None or pod is None:
                 yield bb, fl
                 continue
-            direction = arrow if self.tok_kind[order[-1][0]] == KIND_FLY else pd
-            if direction is None:
-                yield bb, fl
-                continue
-            for bp in self.move_pod(bb, direction, value):
+            for bp in self.move_pod(bb, pod[0], pod[1]):
                 yield bp, fl
 
     def _finish(self, b: Branch, cards: tuple, bolster, rec1, rec2, flipped, ncards, out) -> None:

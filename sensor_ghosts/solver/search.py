@@ -16,8 +16,9 @@ Why the search is exact:
   and the first goal popped is returned. Proving the fewest *cards* among the
   fewest-turn plans is most of the work of 'turns' (the card bound is only one
   card a turn), so this is the objective for questions about turns alone.
-  Where a turn's grid half ignores its cards (solo, no pod, no second action)
-  ``api.solve`` runs 'turns-only' here and leaves the cards to ``split``.
+  Where a turn has one action (no §12 second action) ``api.solve`` runs
+  'turns-only' here and leaves the cards to ``split``, which keeps a turn's
+  grid half and card half apart.
 * **Heuristic**: the larger of two admissible bounds.
   - ``Model._init_heuristic``, cheap: a relaxed grid where every cell is
     passable and a row boosts anywhere if any of its cards has a B side (rows

@@ -1,32 +1,39 @@
 """Fewest cards among the fewest-turn plans, with the grid split from the cards.
 
-Where it applies (``applies``: a solo game without the escape pod or the §12
-second action, in deal or open mode) a turn has two independent halves:
+Where it applies (``applies``: one action a turn, i.e. without the §12 second
+action, in deal or open mode; any number of players, with or without the
+escape pod) a turn has two independent halves:
 
-* the **grid half**: the bolster and the action with its arguments decide all
-  that happens on the grid (``Model.grid_moves``). Which cards paid does not
-  enter it: without the pod nothing reads a card's pod value (§10).
-* the **card half**: the cards played, the heading they leave ([D11]) and the
-  draw (§7) decide the hands, deck and discard pile. Of the action it sees only
-  its *pay class* (``model.pay_class``: Fly or Peek with its direction, any
-  Deep Scan, Shields): every action of a class is paid for by the same cards.
+* the **grid half**: the bolster, the action with its arguments and the pod's
+  move (its direction and steps, ``Model.pod_move``, §10) decide all that
+  happens on the grid (``Model.grid_moves``); a player without cards skips to
+  the re-scan (§9, ``Model.grid_skip``). Which cards paid enters it only
+  through the pod's move.
+* the **card half**: the cards played (by whom, [D18] a deck top included),
+  the heading they leave ([D11]) and the draw (§7) decide the hands, deck and
+  discard pile. Of the action it sees only its *pay class*
+  (``model.pay_class``: Fly or Peek with its direction, any Deep Scan,
+  Shields; SKIP for a player without cards): every action of a class is paid
+  for by the same cards.
 
 A plan is a grid path and a card path that agree on the pay class turn by turn.
 With T the fewest turns (found first by the A* under 'turns-only'), an A* over
 (turn, grid, card state) finds the fewest cards among T-turn plans:
 
-* **Grid half once per grid.** A grid state's turns (``_Grid.moves``) are
-  worked out once, whatever the cards; from a grid on turn t only the turns
-  that can still be part of a win on turn T are followed (``_Grid.live``: a
+* **Grid half once per grid.** A grid state's turns on turn t are worked out
+  once per pod move, whatever the cards (``_Grid.live``), and only the turns
+  that can still be part of a win on turn T are followed (``_Grid._fits``: a
   win only on the last turn; else a next grid whose admissible turn bounds,
-  ``search.Heuristic``, fit in the turns left). Each grid's check is made once.
-* **Card half once per hand.** What the cards can pay for, by pay class, is
-  worked out once per (hand, heading) (``payments``): solo, the deck is
-  untouched by a command and the cards played join the discard pile. Then the
-  draw (``Model.draw_outcomes``); a draw that finds the second-pass deck empty
-  is a loss ([D15]) and is dropped.
-* **Bound.** Every turn plays a card, so the cards still to play are at least
-  the turns left: f = g + T - t (consistent).
+  ``search.Heuristic``, fit in the turns left, checked once per grid and turn).
+* **Card half once per hand.** What the cards can pay for, by pay class and
+  pod move, is worked out once per (hands, heading, active player)
+  (``payments``): the deck is untouched by a command (but for two players'
+  [D18] deck top, where the deck is part of the key) and the cards played join
+  the discard pile. Then the draw (``Model.draw_outcomes``); a draw that finds
+  the second-pass deck empty is a loss ([D15]) and is dropped.
+* **Bound.** Solo, every turn plays a card, so the cards still to play are at
+  least the turns left (``T - t``); with more players one less for each player
+  holding no card now (``search.Heuristic.bounds`` says why).
 * **Most cards left** (the last tie-break, §15): cards left plus cards played
   stays put as cards are played and drawn and rises only at the reshuffle
   ([D15]); a node's priority carries a bound on it for the wins of f cards
@@ -62,20 +69,16 @@ GOAL = -1  # the class of "the game is won" (after the last turn)
 _NO_CARDS = ((), (), (), None, False, 0)
 
 
+# The pay class of a turn whose active player holds no card (§9).
+SKIP = ("skip", None)
 # One action of each pay class: the same cards pay for every action of a class.
 _ONE_OF_EACH = [(k, d) for k in (FLY, PEEK) for d in DIRECTIONS] + [(SHIFT, 0), (SHIELDS, None)]
 
 
 def applies(model: Model, roots: list[tuple[tuple, object]]) -> bool:
-    """Whether a turn's grid half is its action's alone (module docstring)."""
-    return (
-        model.players == 1
-        and not model.pod_variant
-        and model.actions_per_turn == 1
-        and model.lazy
-        and all(st[HANDS][0] for st, _ in roots)  # a hand to play from
-        and len({_grid_key(st) for st, _ in roots}) == 1
-    )
+    """Whether a turn's grid half is its action's and the pod's move alone
+    (module docstring): one action a turn, lazily decided flips."""
+    return model.actions_per_turn == 1 and model.lazy and len({_grid_key(st) for st, _ in roots}) == 1
 
 
 def _grid_key(st: tuple) -> tuple:
@@ -86,6 +89,16 @@ def _as_state(gk: tuple, cards: tuple) -> tuple:
     return (*gk[:HANDS], *cards, gk[HANDS])
 
 
+def _next_grids(end: tuple | None) -> list[tuple | None]:
+    """The grids a turn's grid end (``Model._grid_end``) leads to; None: a win."""
+    if end is None:
+        return []
+    won, data = end
+    if won:
+        return [None]
+    return [grid + (pend,) for grid, pend, _cols, _ops in data]
+
+
 class _Grid:
     """The grid half: every grid state's turns, worked out once, and which of
     them can still lead to a win at exactly turn T."""
@@ -94,44 +107,42 @@ class _Grid:
         self.m = model
         self.T = turns
         self.h = heuristic or Heuristic(model)
-        self._moves: dict[tuple, list] = {}
-        self._live: dict[tuple, list] = {}
+        self._live: dict[tuple, dict] = {}
+        self._alive: dict[tuple, bool] = {}
 
-    def moves(self, gk: tuple) -> list[tuple[tuple, tuple | None]]:
-        """(pay class, next grid or None for a win) for every turn from ``gk``."""
-        got = self._moves.get(gk)
+    def _fits(self, nxt: tuple | None, left: int) -> bool:
+        """Whether a turn into ``nxt`` (None: a win) with ``left`` turns after
+        it may be part of a win at turn T: a win only on the last turn; else
+        the next grid's admissible turn bounds fit in the turns left (asked
+        once per grid and turn)."""
+        if nxt is None or not left:
+            return nxt is None and not left
+        key = (nxt, left)
+        got = self._alive.get(key)
         if got is None:
-            out = []
-            for act, (won, data) in self.m.grid_moves(_as_state(gk, _NO_CARDS)):
-                pc = pay_class(act)
-                if won:
-                    out.append((pc, None))
-                else:
-                    out.extend((pc, grid + (pend,)) for grid, pend, _cols, _ops in data)
-            got = self._moves[gk] = list(dict.fromkeys(out))
+            st = _as_state(nxt, _NO_CARDS)
+            h = self.h
+            got = self._alive[key] = h.turns(st) <= left and (h.relaxed is None or h.relaxed.turns(st, left + 1) <= left)
         return got
 
-    def live(self, gk: tuple, t: int) -> dict[tuple, list]:
-        """pay class -> next grids (None: the win) of the turns from ``gk`` on
-        turn ``t`` (0-based) after which a win at turn T is not ruled out by
-        the admissible bounds: a win only on the last turn, else a next grid
-        whose bound fits in the turns left."""
-        key = (gk, t)
+    def live(self, gk: tuple, t: int, pod: tuple | None) -> dict:
+        """pay class -> the next grids (None: the win) of the turns from
+        ``gk`` on turn ``t`` (0-based), the pod moving by ``pod``, that may be
+        part of a win at turn T. ``pod`` SKIP: the turn of a player without
+        cards (pay class SKIP)."""
+        key = (gk, t, pod)
         got = self._live.get(key)
         if got is None:
             left = self.T - t - 1  # turns left after this one
+            st = _as_state(gk, _NO_CARDS)
+            if pod == SKIP:
+                moves = [(SKIP, nxt) for nxt in _next_grids(self.m.grid_skip(st))]
+            else:
+                moves = [(pay_class(act), nxt) for act, end in self.m.grid_moves(st, pod) for nxt in _next_grids(end)]
             got = {}
-            for pc, nxt in self.moves(gk):
-                if nxt is None:
-                    if left:
-                        continue
-                elif not left:
-                    continue
-                else:
-                    st = _as_state(nxt, _NO_CARDS)
-                    if self.h.turns(st) > left or self.h.relaxed.turns(st, left + 1) > left:
-                        continue
-                got.setdefault(pc, []).append(nxt)
+            for pc, nxt in dict.fromkeys(moves):
+                if self._fits(nxt, left):
+                    got.setdefault(pc, []).append(nxt)
             self._live[key] = got
         return got
 
@@ -156,41 +167,55 @@ def fewest_cards(
     last_report = t_start
     grid = _Grid(model, turns, heuristic)
     base = model.branch_of(roots[0][0])
+    players = model.players
     by_hand: dict[tuple, dict[tuple, set]] = {}
     pays: dict[tuple, dict[tuple, list]] = {}
 
     def payments(cards: tuple) -> dict[tuple, list]:
-        """pay class -> [(cards after the command, cards played)] (before the draw)."""
+        """(pay class, pod move) -> [(cards after the command, cards played)]
+        (before the draw); (SKIP, SKIP) for a player without cards (§9)."""
         got = pays.get(cards)
-        if got is None:
-            hands, deck, disc, head, pass2, active = cards
-            # Solo, what a command can do and leaves in hand depends on the hand
-            # and the heading alone; the deck is untouched and the cards played
-            # join the discard pile.
-            what = by_hand.get((hands, head))
-            if what is None:
-                what = by_hand[(hands, head)] = {}
-                for order, act, arrow, _pd, _value, cards1, _resh in model.commands(
-                    base, (hands, (), (), head, False, active), frozenset(), actions=_ONE_OF_EACH
-                ):
-                    what.setdefault(pay_class(act), set()).add(
-                        (cards1[0], tuple(t for t, _p in order), arrow)
-                    )
-            got = pays[cards] = {
-                pc: [((hs, deck, tuple(sorted(disc + played)), arrow, pass2, active), len(played))
-                     for hs, played, arrow in options]
-                for pc, options in what.items()
-            }
+        if got is not None:
+            return got
+        hands, deck, disc, head, pass2, active = cards
+        if not hands[active]:
+            got = pays[cards] = {(SKIP, SKIP): [(cards, 0)]}
+            return got
+        if players == 2:
+            # [D18] the third card of a wild is the deck's top: the deck counts.
+            got = {}
+            for c in model.commands(base, cards, frozenset(), actions=_ONE_OF_EACH):
+                got.setdefault((pay_class(c[1]), model.pod_move(c)), set()).add((c[5], len(c[0])))
+            got = pays[cards] = {k: list(v) for k, v in got.items()}
+            return got
+        # Otherwise what a command can do and leaves in the hands depends on
+        # the hands and the heading alone: the deck is untouched and the cards
+        # played join the discard pile.
+        what = by_hand.get((hands, head, active))
+        if what is None:
+            what = by_hand[(hands, head, active)] = {}
+            for c in model.commands(base, (hands, (), (), head, False, active), frozenset(), actions=_ONE_OF_EACH):
+                what.setdefault((pay_class(c[1]), model.pod_move(c)), set()).add(
+                    (c[5][0], tuple(t for t, _p in c[0]), c[2])
+                )
+        got = pays[cards] = {
+            k: [((hs, deck, tuple(sorted(disc + played)), arrow, pass2, active), len(played))
+                for hs, played, arrow in options]
+            for k, options in what.items()
+        }
         return got
 
+    def bound(t: int, hands: tuple) -> int:
+        """Cards still to play from turn ``t``: one a turn; with more players
+        less one for each player holding none now, who may skip once free
+        (``search.Heuristic.bounds`` says why)."""
+        if players == 1:
+            return turns - t
+        return max(0, turns - t - sum(1 for hand in hands if not hand))
+
     # A* over (turn, grid, cards) for the fewest cards, then the most cards
-    # left. Every turn plays a card, so the cards still to play are at least
-    # the turns left: f = g + T - t bounds the cards of every win below a node.
-    # L = cards left + cards played stays put as cards are played and drawn and
-    # rises only at the reshuffle ([D15]), so among wins of f cards "most cards
-    # left" is "largest L", bounded by ``l_up``. Wins go on the heap too; the
-    # first popped is optimal, as every open node's priority bounds the wins
-    # below it.
+    # left (module docstring). L = cards left + cards played stays put as
+    # cards are played and drawn and rises only at the reshuffle ([D15]).
     best: dict[tuple, int] = {}
     parent: dict[tuple, tuple] = {}
     heap: list = []
@@ -200,13 +225,18 @@ def fewest_cards(
     def push(key: tuple, g: int) -> None:
         nonlocal seq
         t, _gk, (hands, deck, disc, _head, pass2, _active) = key
-        f = g + turns - t
-        big_l = sum(len(x) for x in hands) + len(deck) + g
-        if not pass2 and f - g - 1 > len(deck):
-            # The f - g - 1 cards at most drawn before the last turn may empty
-            # the deck: the discard pile (and what joins it) and the Wild return.
-            big_l += len(disc) + f - g + 1
-        heapq.heappush(heap, (f, -big_l, -t, seq, key))
+        h = bound(t, hands)
+        held = sum(len(x) for x in hands)
+        big_l = held + len(deck) + g
+        # The cards a win of g + h cards takes from the deck: solo, what the
+        # turns but the last play (hands are full at the start of a turn);
+        # else at most its cards (a helper's [D18] deck top included) and what
+        # refills the hands. If that may empty the deck, the discard pile (and
+        # what joins it) and the Wild come back.
+        taken = h - 1 if players == 1 else h + model.limit * players - held
+        if not pass2 and taken > len(deck):
+            big_l += len(disc) + h + 1
+        heapq.heappush(heap, (g + h, -big_l, -t, seq, key, g))
         seq += 1
 
     gk0 = _grid_key(roots[0][0])
@@ -217,14 +247,13 @@ def fewest_cards(
         push(key, 0)
     nodes = 0
     while heap:
-        f, _, _, _, key = heapq.heappop(heap)
+        f, _, _, _, key, g = heapq.heappop(heap)
         if key[0] == "won":
             _, last, pc, cards1, n = key
             break
-        t, gk, cards = key
-        g = best[key]
-        if g + turns - t != f:
+        if best[key] != g:
             continue  # stale
+        t, gk, cards = key
         if cards[3] is not None:
             free = best.get((t, gk, (*cards[:3], None, *cards[4:])))
             if free is not None and free <= g:
@@ -241,27 +270,31 @@ def fewest_cards(
             last_report = now
             progress({"nodes": nodes, "states": len(best), "open": len(heap),
                       "bound": turns, "seconds": now - t_start})
-        pay = payments(cards)
-        for pc, nexts in grid.live(gk, t).items():
-            for cards1, n in pay.get(pc, ()):
+        for (pc, pod), options in payments(cards).items():
+            nexts = grid.live(gk, t, pod).get(pc)
+            if not nexts:
+                continue
+            for cards1, n in options:
                 g2 = g + n
+                hands, deck, disc, head, pass2, active = cards1
                 for nxt in nexts:
                     if nxt is None:
                         # A win on the last turn: no draw (§4).
-                        big_l = sum(len(x) for x in cards1[0]) + len(cards1[1]) + g2
-                        heapq.heappush(heap, (g2, -big_l, -turns - 1, seq, ("won", key, pc, cards1, n)))
+                        big_l = sum(len(x) for x in hands) + len(deck) + g2
+                        heapq.heappush(heap, (g2, -big_l, -turns - 1, seq, ("won", key, pc, cards1, n), g2))
                         seq += 1
                         continue
-                    hands, deck, disc, head, pass2, active = cards1
-                    for hand, dk, dc, hd, p2, _drawn in model.draw_outcomes(hands[0], deck, disc, head, pass2):
-                        key2 = (t + 1, nxt, ((hand,), dk, dc, hd, p2, active))
-                        old = best.get(key2)
+                    after = (active + 1) % players
+                    for hand, dk, dc, hd, p2, _drawn in model.draw_outcomes(hands[active], deck, disc, head, pass2):
+                        hs = hands[:active] + (hand,) + hands[active + 1 :]
                         if hd is not None:
                             # No heading allows all that a heading allows, and
                             # every command sets the next one ([D11]).
-                            free = best.get((t + 1, nxt, ((hand,), dk, dc, None, p2, active)))
+                            free = best.get((t + 1, nxt, (hs, dk, dc, None, p2, after)))
                             if free is not None and free <= g2:
                                 continue
+                        key2 = (t + 1, nxt, (hs, dk, dc, hd, p2, after))
+                        old = best.get(key2)
                         if old is None or g2 < old:
                             best[key2] = g2
                             parent[key2] = (key, pc, n)
