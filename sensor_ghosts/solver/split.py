@@ -171,9 +171,11 @@ def fewest_cards(
     by_hand: dict[tuple, dict[tuple, set]] = {}
     pays: dict[tuple, dict[tuple, list]] = {}
 
-    def payments(cards: tuple) -> dict[tuple, list]:
-        """(pay class, pod move) -> [(cards after the command, cards played)]
-        (before the draw); (SKIP, SKIP) for a player without cards (§9)."""
+    def payments(cards: tuple) -> dict:
+        """(pay class, pod move) -> what pays for it from ``cards``: a list of
+        (cards after the command, cards played) (before the draw), or a set
+        of (hands after it, cards played, heading) for ``options``; (SKIP,
+        SKIP) for a player without cards (§9)."""
         got = pays.get(cards)
         if got is not None:
             return got
@@ -193,16 +195,46 @@ def fewest_cards(
         # played join the discard pile.
         what = by_hand.get((hands, head, active))
         if what is None:
-            what = by_hand[(hands, head, active)] = {}
+            seen: dict[tuple, set] = {}
             for c in model.commands(base, (hands, (), (), head, False, active), frozenset(), actions=_ONE_OF_EACH):
-                what.setdefault((pay_class(c[1]), model.pod_move(c)), set()).add(
-                    (c[5][0], tuple(t for t, _p in c[0]), c[2])
-                )
-        got = pays[cards] = {
-            k: [((hs, deck, tuple(sorted(disc + played)), arrow, pass2, active), len(played))
-                for hs, played, arrow in options]
-            for k, options in what.items()
-        }
+                seen.setdefault((pay_class(c[1]), model.pod_move(c)), set()).add((c[5][0], c[0], c[2]))
+            # Commands that differ only in the order of their cards leave the same.
+            what = by_hand[(hands, head, active)] = {
+                k: {(hs, tuple(sorted(t for t, _p in order)), arrow) for hs, order, arrow in v}
+                for k, v in seen.items()
+            }
+        pays[cards] = what
+        return what
+
+    built: dict[tuple, list] = {}
+
+    def options(cards: tuple, k: tuple, what) -> list:
+        """(cards after the command, cards played) for key ``k`` of
+        ``payments(cards)``, built only for the keys a live grid turn asks for."""
+        if isinstance(what, list):
+            return what
+        got = built.get((cards, k))
+        if got is None:
+            hands, deck, disc, head, pass2, active = cards
+            got = built[(cards, k)] = [
+                ((hs, deck, tuple(sorted(disc + played)), arrow, pass2, active), len(played))
+                for hs, played, arrow in what
+            ]
+        return got
+
+    after_draw: dict[tuple, list] = {}
+
+    def drawn(cards1: tuple) -> list[tuple]:
+        """The card states after the draw (§7) that follows a command, the
+        next player active; none when the second-pass deck runs out."""
+        got = after_draw.get(cards1)
+        if got is None:
+            hands, deck, disc, head, pass2, active = cards1
+            after = (active + 1) % players
+            got = after_draw[cards1] = [
+                (hands[:active] + (hand,) + hands[active + 1 :], dk, dc, hd, p2, after)
+                for hand, dk, dc, hd, p2, _drawn in model.draw_outcomes(hands[active], deck, disc, head, pass2)
+            ]
         return got
 
     def bound(t: int, hands: tuple) -> int:
@@ -270,11 +302,12 @@ def fewest_cards(
             last_report = now
             progress({"nodes": nodes, "states": len(best), "open": len(heap),
                       "bound": turns, "seconds": now - t_start})
-        for (pc, pod), options in payments(cards).items():
+        for k, what in payments(cards).items():
+            pc, pod = k
             nexts = grid.live(gk, t, pod).get(pc)
             if not nexts:
                 continue
-            for cards1, n in options:
+            for cards1, n in options(cards, k, what):
                 g2 = g + n
                 hands, deck, disc, head, pass2, active = cards1
                 for nxt in nexts:
@@ -284,16 +317,14 @@ def fewest_cards(
                         heapq.heappush(heap, (g2, -big_l, -turns - 1, seq, ("won", key, pc, cards1, n), g2))
                         seq += 1
                         continue
-                    after = (active + 1) % players
-                    for hand, dk, dc, hd, p2, _drawn in model.draw_outcomes(hands[active], deck, disc, head, pass2):
-                        hs = hands[:active] + (hand,) + hands[active + 1 :]
-                        if hd is not None:
+                    for cards2 in drawn(cards1):
+                        if cards2[3] is not None:
                             # No heading allows all that a heading allows, and
                             # every command sets the next one ([D11]).
-                            free = best.get((t + 1, nxt, (hs, dk, dc, None, p2, after)))
+                            free = best.get((t + 1, nxt, (*cards2[:3], None, *cards2[4:])))
                             if free is not None and free <= g2:
                                 continue
-                        key2 = (t + 1, nxt, (hs, dk, dc, hd, p2, after))
+                        key2 = (t + 1, nxt, cards2)
                         old = best.get(key2)
                         if old is None or g2 < old:
                             best[key2] = g2
