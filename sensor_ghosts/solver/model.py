@@ -849,12 +849,17 @@ class Model:
         assert not self.second_ok
         out = []
         for _bolster, base, useful_only in self._bolstered(st):
+            peek = None  # a Peek changes nothing on the grid, whatever its direction
             for act in self.actions(base, frozenset()):
                 if useful_only and act[0] != FLY:
                     continue
-                for end in self._action_ends(base, act, pod, useful_only):
-                    if end is not None:
-                        out.append((act, end))
+                if act[0] == PEEK:
+                    if peek is None:
+                        peek = self._action_ends(base, act, pod, useful_only)
+                    ends = peek
+                else:
+                    ends = self._action_ends(base, act, pod, useful_only)
+                out.extend((act, end) for end in ends if end is not None)
         return out
 
     def grid_skip(self, st: tuple) -> tuple | None:
