@@ -63,12 +63,9 @@ from ..rules.geometry import DIRECTIONS
 from .model import FLY, HANDS, PEEK, PEND, SHIELDS, SHIFT, Model, pay_class
 from .search import Heuristic, SearchOutcome
 
-GOAL = -1  # the class of "the game is won" (after the last turn)
 # The card half of a state that stands for its grid only (the bounds and
 # ``Model.grid_moves`` read no card).
 _NO_CARDS = ((), (), (), None, False, 0)
-
-
 # The pay class of a turn whose active player holds no card (§9).
 SKIP = ("skip", None)
 # One action of each pay class: the same cards pay for every action of a class.
@@ -169,7 +166,7 @@ def fewest_cards(
     base = model.branch_of(roots[0][0])
     players = model.players
     by_hand: dict[tuple, dict[tuple, set]] = {}
-    pays: dict[tuple, dict[tuple, list]] = {}
+    pays: dict[tuple, dict] = {}
 
     def payments(cards: tuple) -> dict:
         """(pay class, pod move) -> what pays for it from ``cards``: a list of
