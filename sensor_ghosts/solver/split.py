@@ -122,13 +122,22 @@ class _Grid:
             got = self._alive[key] = h.turns(st) <= left and (h.relaxed is None or h.relaxed.turns(st, left + 1) <= left)
         return got
 
-    def live(self, gk: tuple, t: int, pod: tuple | None) -> dict:
+    def live(self, gk: tuple, t: int) -> dict:
+        """pod move -> ``by_pod``'s answer, as far as asked (one table per
+        grid and turn: a grid is a big tuple, slow to hash)."""
+        key = (gk, t)
+        got = self._live.get(key)
+        if got is None:
+            got = self._live[key] = {}
+        return got
+
+    def by_pod(self, gk: tuple, t: int, pod: tuple | None) -> dict:
         """pay class -> the next grids (None: the win) of the turns from
         ``gk`` on turn ``t`` (0-based), the pod moving by ``pod``, that may be
         part of a win at turn T. ``pod`` SKIP: the turn of a player without
         cards (pay class SKIP)."""
-        key = (gk, t, pod)
-        got = self._live.get(key)
+        table = self.live(gk, t)
+        got = table.get(pod)
         if got is None:
             left = self.T - t - 1  # turns left after this one
             st = _as_state(gk, _NO_CARDS)
@@ -140,7 +149,7 @@ class _Grid:
             for pc, nxt in dict.fromkeys(moves):
                 if self._fits(nxt, left):
                     got.setdefault(pc, []).append(nxt)
-            self._live[key] = got
+            table[pod] = got
         return got
 
 
@@ -299,9 +308,13 @@ def fewest_cards(
             last_report = now
             progress({"nodes": nodes, "states": len(best), "open": len(heap),
                       "bound": turns, "seconds": now - t_start})
+        table = grid.live(gk, t)
         for k, what in payments(cards).items():
             pc, pod = k
-            nexts = grid.live(gk, t, pod).get(pc)
+            per_pc = table.get(pod)
+            if per_pc is None:
+                per_pc = grid.by_pod(gk, t, pod)
+            nexts = per_pc.get(pc)
             if not nexts:
                 continue
             for cards1, n in options(cards, k, what):
