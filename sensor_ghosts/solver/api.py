@@ -96,7 +96,8 @@ def solve(
     'cards' (fewest cards, then fewest turns) or 'turns-only' (fewest turns; the
     first such plan found, its cards not minimised: the optimal number of turns
     and a plan that reaches it, often many times faster than 'turns', whose
-    card proof is most of the work). Budgets (``max_nodes``,
+    card proof is most of the work; with one action a turn ``split`` makes
+    that proof, after a 'turns-only' search). Budgets (``max_nodes``,
     ``timeout`` in seconds, ``max_states``) end the search with status 'unknown'
     and the best bound found. ``max_turns`` limits the plans considered (then
     'unsolvable' means 'not within max_turns'). Every returned plan has been
