@@ -785,8 +785,6 @@ class Model:
             grid_ends: dict | None = None if self.second_ok or self.pod_once else {}
             for c1 in self.commands(base, cards0, frozenset()):
                 order, act, arrow, pd, value, cards1, _ = c1
-                if useful_only and act[0] != FLY:
-                    continue
                 if grid_ends is not None:
                     key = (act, self.pod_move(c1))
                     ends = grid_ends.get(key)
@@ -798,9 +796,8 @@ class Model:
                     continue
                 b1 = base.copy()
                 rec1 = self._cmd_record(b1, c1)
+                # Here a bolster need not pay off at once (``_bolstered``).
                 for b2, fl in self._run(b1, c1, frozenset()):
-                    if useful_only and b2.shields >= base.shields and not b2.won:
-                        continue
                     b3 = None
                     if self.second_ok and not self.pod_once and not b2.won and b2.held >= 1:
                         b3 = b2.copy()  # before _finish, which may reuse b2
@@ -833,7 +830,10 @@ class Model:
 
     def _action_ends(self, base: Branch, act: tuple, pod: tuple | None, useful_only: bool) -> list:
         """The grid ends (``_grid_end``) of action ``act`` from ``base``, then
-        the pod's move ``pod``, without the bolsters that did not pay."""
+        the pod's move ``pod``, without the bolsters that did not pay
+        (``useful_only``: only a flight that spends the shields)."""
+        if useful_only and act[0] != FLY:
+            return []
         return [
             self._grid_end(b2, fl)
             for b2, fl in self._run_move(base.copy(), act, pod, frozenset())
@@ -851,8 +851,6 @@ class Model:
         for _bolster, base, useful_only in self._bolstered(st):
             peek = None  # a Peek changes nothing on the grid, whatever its direction
             for act in self.actions(base, frozenset()):
-                if useful_only and act[0] != FLY:
-                    continue
                 if act[0] == PEEK:
                     if peek is None:
                         peek = self._action_ends(base, act, pod, useful_only)
