@@ -152,21 +152,24 @@ class Heuristic:
             if r >= INF:
                 return INF, INF
             t = max(t, r)
-            if self.turns_bound_cards:
-                a = max(a, t)
-            else:
-                # With more players a turn plays no card only when its active
-                # player holds none (§9). Whoever holds none now may skip
-                # once; to skip again a player must first give away both
-                # cards as a helper, on turns that each play a card of their
-                # active player too: every later skip is paid for twice.
-                a = max(a, t - sum(1 for hand in st[HANDS] if not hand))
+            a = max(a, self.cards_for_turns(t, st[HANDS]))
         # Every turn but the last draws at least one card (the active player
         # plays one, [D10], and refills, §7); on the second pass an empty deck
         # at a draw loses. So at most len(deck) + 1 turns are left.
         if st[PASS2] and t > len(st[DECK]) + 1:
             return INF, INF
         return t, a
+
+    def cards_for_turns(self, turns: int, hands: tuple) -> int:
+        """Lower bound on the cards ``turns`` more turns play. Solo, one a
+        turn. With more players a turn plays no card only when its active
+        player holds none (§9). Whoever holds none now may skip once; to skip
+        again a player must first give away both cards as a helper, on turns
+        that each play a card of their active player too: every later skip is
+        paid for twice. So one a turn less one per player holding none."""
+        if self.turns_bound_cards:
+            return turns
+        return max(0, turns - sum(1 for hand in hands if not hand))
 
     def actions(self, st: tuple) -> int:
         """Lower bound on the Fly actions still needed (ship and pod)."""

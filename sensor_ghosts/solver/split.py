@@ -33,7 +33,7 @@ With T the fewest turns (found first by the A* under 'turns-only'), an A* over
   the second-pass deck empty is a loss ([D15]) and is dropped.
 * **Bound.** Solo, every turn plays a card, so the cards still to play are at
   least the turns left (``T - t``); with more players one less for each player
-  holding no card now (``search.Heuristic.bounds`` says why).
+  holding no card now (``search.Heuristic.cards_for_turns`` says why).
 * **Most cards left** (the last tie-break, §15): cards left plus cards played
   stays put as cards are played and drawn and rises only at the reshuffle
   ([D15]); a node's priority carries a bound on it for the wins of f cards
@@ -119,7 +119,8 @@ class _Grid:
         if got is None:
             st = _as_state(nxt, _NO_CARDS)
             h = self.h
-            got = self._alive[key] = h.turns(st) <= left and (h.relaxed is None or h.relaxed.turns(st, left + 1) <= left)
+            # (``applies``: one action a turn, so the relaxed game is there.)
+            got = self._alive[key] = h.turns(st) <= left and h.relaxed.turns(st, left + 1) <= left
         return got
 
     def live(self, gk: tuple, t: int) -> dict:
@@ -131,12 +132,11 @@ class _Grid:
             got = self._live[key] = {}
         return got
 
-    def by_pod(self, gk: tuple, t: int, pod: tuple | None) -> dict:
+    def by_pod(self, table: dict, gk: tuple, t: int, pod: tuple | None) -> dict:
         """pay class -> the next grids (None: the win) of the turns from
         ``gk`` on turn ``t`` (0-based), the pod moving by ``pod``, that may be
-        part of a win at turn T. ``pod`` SKIP: the turn of a player without
-        cards (pay class SKIP)."""
-        table = self.live(gk, t)
+        part of a win at turn T; kept in ``table`` (``live(gk, t)``). ``pod``
+        SKIP: the turn of a player without cards (pay class SKIP)."""
         got = table.get(pod)
         if got is None:
             left = self.T - t - 1  # turns left after this one
@@ -243,14 +243,6 @@ def fewest_cards(
             ]
         return got
 
-    def bound(t: int, hands: tuple) -> int:
-        """Cards still to play from turn ``t``: one a turn; with more players
-        less one for each player holding none now, who may skip once free
-        (``search.Heuristic.bounds`` says why)."""
-        if players == 1:
-            return turns - t
-        return max(0, turns - t - sum(1 for hand in hands if not hand))
-
     # A* over (turn, grid, cards) for the fewest cards, then the most cards
     # left (module docstring). L = cards left + cards played stays put as
     # cards are played and drawn and rises only at the reshuffle ([D15]).
@@ -263,7 +255,7 @@ def fewest_cards(
     def push(key: tuple, g: int) -> None:
         nonlocal seq
         t, _gk, (hands, deck, disc, _head, pass2, _active) = key
-        h = bound(t, hands)
+        h = grid.h.cards_for_turns(turns - t, hands)
         held = sum(len(x) for x in hands)
         big_l = held + len(deck) + g
         # The cards a win of g + h cards takes from the deck: solo, what the
@@ -311,10 +303,7 @@ def fewest_cards(
         table = grid.live(gk, t)
         for k, what in payments(cards).items():
             pc, pod = k
-            per_pc = table.get(pod)
-            if per_pc is None:
-                per_pc = grid.by_pod(gk, t, pod)
-            nexts = per_pc.get(pc)
+            nexts = grid.by_pod(table, gk, t, pod).get(pc)
             if not nexts:
                 continue
             for cards1, n in options(cards, k, what):
