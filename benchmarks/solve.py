@@ -63,6 +63,7 @@ def run(kind: str, mode: str, n: int, timeout: float, objective: str = "turns") 
     by_turns: dict[int, list[float]] = {}
     replayed = 0
     probs = []
+    brackets = []  # expected mode, not settled: (lower, upper)
     for inst in insts:
         t0 = time.perf_counter()
         try:
@@ -79,6 +80,8 @@ def run(kind: str, mode: str, n: int, timeout: float, objective: str = "turns") 
             by_turns.setdefault(r.turns, []).append(times[-1])
         if r.win_probability is not None:
             probs.append(r.win_probability)
+        elif r.lower is not None:
+            brackets.append((r.lower, r.upper))
     rss = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
     known = statuses["solved"] + statuses["unsolvable"]
     print(f"\n## {kind} / {mode} / objective {objective}: {len(insts)} instances, timeout {timeout}s")
@@ -97,7 +100,12 @@ def run(kind: str, mode: str, n: int, timeout: float, objective: str = "turns") 
         print("median time by optimal turns  " + ", ".join(
             f"{t}: {statistics.median(v) * 1000:.0f} ms (n={len(v)})" for t, v in sorted(by_turns.items())))
     if probs:
-        print(f"win probability (exact ones) median {statistics.median(probs):.3f}")
+        print(f"win probability (exact ones) median {statistics.median(probs):.3f}: "
+              + ", ".join(f"{p:g}: {c}" for p, c in sorted(Counter(round(p, 6) for p in probs).items())))
+    if brackets:
+        lows = [lo for lo, _ in brackets]
+        print(f"not settled {len(brackets)}: lower bound median {statistics.median(lows):.4f}, "
+              f"min {min(lows):.4f}; upper bound median {statistics.median(hi for _, hi in brackets):.4f}")
 
 
 def warm_up() -> None:

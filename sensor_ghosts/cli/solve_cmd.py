@@ -112,9 +112,10 @@ def _summary(r) -> str:
     ans = _answer(r)
     if r.mode == "expected":
         if r.win_probability is not None:
-            return f"{ans}: win probability {r.win_probability:.6f} ({r.nodes} nodes, {r.seconds:.2f}s)"
+            return (f"{ans}: win probability {r.win_probability:.6f} ({r.method}; {r.nodes} nodes, "
+                    f"{r.seconds:.2f}s)")
         return (f"unknown: win probability between {r.lower:.6f} (lower) and {r.upper:.6f} (upper) "
-                f"({r.nodes} nodes, {r.seconds:.2f}s)")
+                f"({r.method}; {r.nodes} nodes, {r.seconds:.2f}s)")
     if r.status == "solved" and r.objective == "turns-only":
         return (f"{ans}: {r.turns} turns, fewest possible (the plan found plays {r.cards} cards; "
                 f"not minimised) ({r.mode} mode, {r.nodes} nodes, {r.seconds:.2f}s)")

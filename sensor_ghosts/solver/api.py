@@ -38,6 +38,8 @@ class SolveResult:
     lower: float | None = None
     upper: float | None = None
     stopped: str = ""
+    # Expected mode: how the probability, or each end of its interval, was found.
+    method: str = ""
 
     def as_dict(self) -> dict:
         return {
@@ -53,6 +55,7 @@ class SolveResult:
             "nodes": self.nodes,
             "seconds": round(self.seconds, 4),
             "stopped": self.stopped,
+            "method": self.method,
             "plan": self.plan.to_json() if self.plan else None,
         }
 

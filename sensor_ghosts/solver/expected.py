@@ -1,17 +1,34 @@
 """Expected mode (RULES.md §15): draws are random; maximise the win probability.
 
-Expectimax over model states with explicit flips (``Model(mode='expected')``):
-a turn is a decision (bolster, command(s)), then the draw (chance: the deck is
-a uniformly random order of its cards, [D22], so each draw of k cards is a
-multivariate hypergeometric outcome over card types, a reshuffle starting a new
-pool), then the re-scan decision, taken after that draw but before any later one.
-Values are memoised per state (transpositions). Exactness: every decision and
-every chance outcome is enumerated; a state whose admissible lower bound on the
-turns left is infinite (no virus reachable) is worth 0.
+Two methods, each sound on its own:
 
-Under a budget the recursion returns an interval: unexplored states count as
-[0, 1]; the maximum and the expectation of intervals are intervals, so the
-result brackets the true value (``lower`` / ``upper``).
+* **A fixed flight plan** (``FlightPath``, the lower bound). The fewest-turn
+  plans of open mode (``search``, ``split``) give flight plans: per turn the
+  bolster, the action and its arguments, the re-scan flips and the escape
+  pod's move. Following one whatever is drawn, and paying each turn with the
+  cards that maximise the chance to finish, is a strategy of expected mode:
+  its flips are fixed before any draw is seen (§15), and without the §12
+  second action a turn's effect on the grid depends on the cards only through
+  the pod's move, which is part of what the cards must pay for
+  (``split.hand_payments``). Its win probability, worked out exactly over
+  every draw (a small recursion over card states), is a lower bound on the
+  optimum; when it is 1 it is the optimum.
+* **Expectimax** over model states with explicit flips
+  (``Model(mode='expected')``): a turn is a decision (bolster, command(s)),
+  then the draw (chance: the deck is a uniformly random order of its cards,
+  [D22], so each draw of k cards is a multivariate hypergeometric outcome over
+  card types, a reshuffle starting a new pool), then the re-scan decision,
+  taken after that draw but before any later one. Values are memoised per
+  state (transpositions). Exactness: every decision and every chance outcome
+  is enumerated; a state whose admissible lower bound on the turns left is
+  infinite (no virus reachable) is worth 0. Under a budget the recursion
+  returns an interval: unexplored states count as [0, 1] (the relaxation
+  behind the upper bound); the maximum and the expectation of intervals are
+  intervals, so the result brackets the true value.
+
+The answer is exact when the flight plan wins for certain or the expectimax
+finishes; else it is the interval [best of both lower bounds, expectimax's
+upper bound], and ``SolveResult.method`` says where each end comes from.
 
 Not covered: the two-player three-card wild ([D18]) uses the deck's top card,
 a chance event inside a decision; this mode refuses two-player games.
@@ -19,18 +36,17 @@ a chance event inside a decision; this mode refuses two-player games.
 
 from __future__ import annotations
 
+import random
 import time
 from collections import Counter
 from collections.abc import Callable
+from dataclasses import dataclass
 from math import comb
 
-from ..rules.state import GameState
-from .model import DECK, DISC, Model
-from .search import INF, Heuristic
-
-
-class _Budget(Exception):
-    pass
+from ..rules.state import GameState, initial_state, random_deal
+from . import split
+from .model import DECK, DISC, HANDS, PASS2, PEND, Branch, Model, pay_class
+from .search import INF, Heuristic, astar
 
 
 def _draw_probability(pool: tuple, drawn: tuple, disc_after_play: tuple, wild: int) -> float:
@@ -58,6 +74,193 @@ def _draw_probability(pool: tuple, drawn: tuple, disc_after_play: tuple, wild: i
     return p
 
 
+class FlightPath:
+    """A fixed flight plan followed whatever is drawn (module docstring).
+
+    ``needs``: per turn, what its cards must pay for, ``(pay class, pod
+    move)`` (``split.SKIP`` for a turn whose active player holds no card,
+    §9), and the branch before it (only the pod's position is read).
+    ``win(i, cards)`` is the chance to win from turn ``i`` (0-based) with card
+    state ``cards`` (hands, deck, disc, heading, pass2, active), the cards
+    chosen to maximise it; ``certain`` whether some choice of cards wins
+    whatever is drawn (decided without rounding); ``choice`` the cards after
+    the best command."""
+
+    def __init__(self, model: Model, needs: list[tuple[tuple, Branch]]):
+        assert model.mode == "expected"
+        self.m = model
+        self.needs = needs
+        # (turn, cards) -> (certain, probability, cards after the best command)
+        self._memo: dict[tuple, tuple[bool, float, tuple | None]] = {}
+        self._pays: dict[tuple, set] = {}
+        self._draws: dict[tuple, list] = {}
+
+    def win(self, i: int, cards: tuple) -> float:
+        return self._solve(i, cards)[1]
+
+    def certain(self, i: int, cards: tuple) -> bool:
+        return self._solve(i, cards)[0]
+
+    def choice(self, i: int, cards: tuple) -> tuple | None:
+        """The cards after turn ``i``'s best command, before the draw; None
+        when nothing pays for the turn."""
+        return self._solve(i, cards)[2]
+
+    @property
+    def states(self) -> int:
+        return len(self._memo)
+
+    def _options(self, i: int, cards: tuple) -> list[tuple]:
+        """The card states after a command paying for turn ``i``."""
+        hands, deck, disc, head, pass2, active = cards
+        need, base = self.needs[i]
+        if not hands[active]:
+            return [cards] if need == split.SKIP else []
+        if need == split.SKIP:
+            return []  # a player holding a card must play [D10]
+        key = (hands, head, active, i)
+        what = self._pays.get(key)
+        if what is None:
+            what = self._pays[key] = split.hand_payments(self.m, base, hands, head, active).get(need, set())
+        return [(hs, deck, tuple(sorted(disc + played)), arrow, pass2, active) for hs, played, arrow in what]
+
+    def _drawn(self, cards1: tuple) -> list[tuple[float, tuple]]:
+        """(probability, card state) for each outcome of the draw (§7) after
+        a command, the next player active. None at all when the deck runs out
+        on the second pass ([D15], a loss): the deck's size, not the cards
+        drawn, decides that."""
+        got = self._draws.get(cards1)
+        if got is None:
+            m = self.m
+            hands, deck, disc, head, pass2, active = cards1
+            nxt = (active + 1) % m.players
+            got = self._draws[cards1] = [
+                (_draw_probability(deck, drawn, disc, m.wild_tok),
+                 (hands[:active] + (hand,) + hands[active + 1 :], dk, dc, hd, p2, nxt))
+                for hand, dk, dc, hd, p2, drawn in m.draw_outcomes(hands[active], deck, disc, head, pass2)
+            ]
+        return got
+
+    def _solve(self, i: int, cards: tuple) -> tuple[bool, float, tuple | None]:
+        key = (i, cards)
+        got = self._memo.get(key)
+        if got is not None:
+            return got
+        best: tuple[bool, float, tuple | None] = (False, 0.0, None)
+        last = i == len(self.needs) - 1
+        for cards1 in self._options(i, cards):
+            if last:
+                best = (True, 1.0, cards1)  # the win: no draw (§4)
+                break
+            outcomes = [(pr, self._solve(i + 1, cards2)) for pr, cards2 in self._drawn(cards1)]
+            sure = bool(outcomes) and all(got2[0] for _pr, got2 in outcomes)
+            p = 1.0 if sure else sum(pr * got2[1] for pr, got2 in outcomes)
+            if (sure, p) > best[:2]:
+                best = (sure, p, cards1)
+                if sure:
+                    break
+        self._memo[key] = best
+        return best
+
+
+def flight_needs(model: Model, path: list) -> list[tuple[tuple, Branch]]:
+    """What each turn of a plan's path (as ``search.astar`` returns it, in a
+    lazy model) asks of the cards: ``FlightPath.needs``."""
+    out = []
+    for i in range(1, len(path)):
+        cmd = path[i][1][1]
+        base = model.branch_of(path[i - 1][0])
+        if cmd is None:
+            out.append((split.SKIP, base))
+            continue
+        order, act = cmd[0], cmd[1]
+        value = model.tok_value[order[-1][0]]
+        out.append(((pay_class(act), model.pod_move((order, act, cmd[2], cmd[3], value))), base))
+    return out
+
+
+def _fewest_turn_plans(inst: GameState, mode: str, fresh: bool, deadline: float | None,
+                       max_nodes: int | None):
+    """The fewest-turn search's status in ``mode`` from ``inst`` and its
+    plans, as (model, path): the first one found, then the one with the
+    fewest cards (fewer cards leave more to spare for bad draws), as far as
+    the budget goes (a generator: the caller may stop early)."""
+    model = Model(inst, mode)
+    if mode == "open" and fresh:
+        roots = [(st, ("deal", dealt)) for st, dealt in model.open_roots()]
+    else:
+        roots = [(model.root_state(), None)]
+    if not split.applies(model, roots):
+        yield "unknown", None
+        return
+    h = Heuristic(model)
+    timeout = None if deadline is None else max(0.0, deadline - time.perf_counter())
+    first = astar(model, roots, objective="turns-only", timeout=timeout, max_nodes=max_nodes, heuristic=h)
+    if first.status != "solved":
+        yield first.status, None
+        return
+    assert first.value is not None
+    yield "solved", (model, first.path)
+    fewest = split.fewest_cards(model, roots, first.value[0], deadline=deadline, heuristic=h,
+                                max_nodes=max_nodes)
+    if fewest.status == "solved":
+        yield "solved", (model, fewest.path)
+
+
+@dataclass
+class PathBound:
+    """What fixed flight plans tell of the win probability (``path_lower_bound``)."""
+
+    probability: float = 0.0  # the best plan's (a lower bound on the optimum)
+    certain: bool = False  # that plan wins whatever is drawn: the optimum is 1
+    turns: int | None = None  # its turns; None: no plan found
+    impossible: bool = False  # open mode proved no deck order wins: the optimum is 0
+
+
+def path_lower_bound(
+    start: GameState, fresh: bool, deadline: float | None = None, max_nodes: int | None = None,
+    deals: int = 4,
+) -> PathBound:
+    """The best win probability of fewest-turn flight plans followed whatever
+    is drawn (``FlightPath``; from a fresh setup averaged over the opening
+    hands). The plans: open mode's, then, from a fresh setup, deal mode's for
+    ``deals`` seeded random deals (other ways through the grid), while the
+    budget lasts. An open mode proven unsolvable makes the optimum 0: every
+    winning run of a strategy is an open-mode plan (the deck order it met,
+    its flips)."""
+    model_e = Model(start, "expected")
+    if fresh:
+        roots = model_e.open_roots()
+        full = roots[0][0][DECK] + tuple(t for h_ in roots[0][1] for t in h_)
+        starts = [(_hands_probability(full, dealt), st[HANDS:PEND]) for st, dealt in roots]
+    else:
+        starts = [(1.0, model_e.root_state()[HANDS:PEND])]
+    instances = [(start, "open")]
+    if fresh:
+        instances += [(initial_state(start.setup, random_deal(start.setup, random.Random(k))), "deal")
+                      for k in range(deals)]
+    best = PathBound()
+    for inst, mode in instances:
+        for status, found in _fewest_turn_plans(inst, mode, fresh, deadline, max_nodes):
+            if found is None:
+                if mode == "open" and status == "unsolvable":
+                    return PathBound(impossible=True)
+                break
+            if deadline is not None and time.perf_counter() > deadline:
+                return best
+            model, path = found
+            fp = FlightPath(model_e, flight_needs(model, path))
+            sure = all(fp.certain(0, cards) for _pr, cards in starts)
+            p = 1.0 if sure else sum(pr * fp.win(0, cards) for pr, cards in starts)
+            if best.turns is None or p > best.probability:
+                best = PathBound(p, sure, len(path) - 1)
+            if sure:
+                return best
+        if deadline is not None and time.perf_counter() > deadline:
+            break
+    return best
+
+
 def solve_expected(
     start: GameState,
     fresh: bool,
@@ -72,8 +275,22 @@ def solve_expected(
     t0 = time.perf_counter() if t0 is None else t0
     if start.options.players == 2:
         raise SolverInputError("expected mode does not cover two-player games (the [D18] wild draws mid-command)")
+    # First fixed flight plans (a lower bound, often certain), in up to half the time.
+    bound = path_lower_bound(start, fresh, None if timeout is None else t0 + timeout / 2, max_nodes)
+    path_note = (f"a fixed {bound.turns}-turn flight plan, cards chosen as drawn" if bound.turns is not None
+                 else "no flight plan found")
+    if bound.certain or bound.impossible:
+        p = 1.0 if bound.certain else 0.0
+        return SolveResult(
+            status="solved" if bound.certain else "unsolvable", plan=None, turns=None, bound=None, nodes=0,
+            seconds=time.perf_counter() - t0, mode="expected", objective="probability", win_probability=p,
+            lower=p, upper=p,
+            method=f"{path_note} wins whatever is drawn" if bound.certain else "no deck order wins (open mode)",
+        )
     model = Model(start, "expected")
     h = Heuristic(model)
+    if h.relaxed is not None and timeout is not None:
+        h.relaxed.deadline = t0 + timeout  # past it a relaxed search gives up (a weaker bound)
     memo: dict[tuple, float] = {}
     nodes = 0
     exhausted = False
@@ -83,14 +300,17 @@ def solve_expected(
         got = memo.get(st)
         if got is not None:
             return got, got
-        if h.actions(st) >= INF:
-            memo[st] = 0.0
-            return 0.0, 0.0
         if exhausted:
             return 0.0, 1.0
+        # Lost for sure: no virus within reach, or (second pass) more turns
+        # needed than draws left (``Heuristic.bounds``; the relaxed game there).
+        if h.bounds(st, len(st[DECK]) + 2 if st[PASS2] else 0)[0] >= INF:
+            memo[st] = 0.0
+            return 0.0, 0.0
         nodes += 1
         if (max_nodes is not None and nodes > max_nodes) or (
-            timeout is not None and nodes & 63 == 0 and time.perf_counter() - t0 > timeout
+            # The clock on every node: one node's successors can take 0.1 s.
+            timeout is not None and time.perf_counter() - t0 > timeout
         ):
             exhausted = True
             return 0.0, 1.0
@@ -141,11 +361,18 @@ def solve_expected(
         lo, hi = value(model.root_state())
     seconds = time.perf_counter() - t0
     exact = abs(hi - lo) < 1e-12
+    if exact:
+        method = "expectimax over every decision and draw"
+    else:
+        from_path = bound.probability > lo
+        lo = max(lo, bound.probability)
+        method = (f"lower: {path_note if from_path else 'the states the expectimax settled'}; "
+                  "upper: the expectimax with unexplored states counted as wins")
     status = ("solved" if lo > 0 else "unsolvable") if exact else "unknown"
     return SolveResult(
         status=status, plan=None, turns=None, bound=None, nodes=nodes, seconds=seconds,
         mode="expected", objective="probability", win_probability=lo if exact else None,
-        lower=lo, upper=hi, stopped="" if exact else "budget",
+        lower=lo, upper=hi, stopped="" if exact else "budget", method=method,
     )
 
 

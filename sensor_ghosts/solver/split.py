@@ -96,6 +96,23 @@ def _next_grids(end: tuple | None) -> list[tuple | None]:
     return [grid + (pend,) for grid, pend, _cols, _ops in data]
 
 
+def hand_payments(model: Model, base, hands: tuple, head, active: int) -> dict[tuple, set]:
+    """(pay class, pod move) -> every (hands after, cards played (sorted),
+    heading after) of a command of player ``active`` with that key; ``base``:
+    the branch before it (only the pod's position is read). Not for two
+    players, whose [D18] wild plays the deck's top card: otherwise a command
+    leaves the deck untouched and its cards join the discard pile, so what it
+    can do depends on the hands and the heading alone."""
+    what: dict[tuple, set] = {}
+    # Asked with an empty discard pile, a command's pile after it is the cards
+    # it played, sorted: commands that differ only in the order of their cards
+    # leave the same.
+    for c in model.commands(base, (hands, (), (), head, False, active), frozenset(), actions=_ONE_OF_EACH):
+        after = c[5]
+        what.setdefault((pay_class(c[1]), model.pod_move(c)), set()).add((after[0], after[2], after[3]))
+    return what
+
+
 class _Grid:
     """The grid half: every grid state's turns, worked out once, and which of
     them can still lead to a win at exactly turn T."""
@@ -196,19 +213,9 @@ def fewest_cards(
                 got.setdefault((pay_class(c[1]), model.pod_move(c)), set()).add((c[5], len(c[0])))
             got = pays[cards] = {k: list(v) for k, v in got.items()}
             return got
-        # Otherwise what a command can do and leaves in the hands depends on
-        # the hands and the heading alone: the deck is untouched and the cards
-        # played join the discard pile.
         what = by_hand.get((hands, head, active))
         if what is None:
-            seen: dict[tuple, set] = {}
-            for c in model.commands(base, (hands, (), (), head, False, active), frozenset(), actions=_ONE_OF_EACH):
-                seen.setdefault((pay_class(c[1]), model.pod_move(c)), set()).add((c[5][0], c[0], c[2]))
-            # Commands that differ only in the order of their cards leave the same.
-            what = by_hand[(hands, head, active)] = {
-                k: {(hs, tuple(sorted(t for t, _p in order)), arrow) for hs, order, arrow in v}
-                for k, v in seen.items()
-            }
+            what = by_hand[(hands, head, active)] = hand_payments(model, base, hands, head, active)
         pays[cards] = what
         return what
 
@@ -339,6 +346,10 @@ def fewest_cards(
     return SearchOutcome("solved", path, (turns, f), None, nodes)
 
 
+def _never(_grid: tuple) -> bool:
+    return False
+
+
 def _concrete(model: Model, root: tuple, steps: list, last_cards: tuple) -> list:
     """The optimum as a path of model states and ``Model.successors`` records
     (as ``search.astar`` returns it). ``steps``: per turn (node before it, pay
@@ -349,9 +360,11 @@ def _concrete(model: Model, root: tuple, steps: list, last_cards: tuple) -> list
         final = t == len(steps) - 1
         if final:
             want_cards = last_cards
+            keep = _never  # a win passes whatever ``keep`` says
         else:
             _, gk2, want_cards = steps[t + 1][0]
-        for st2, rec, ncards, won in model.successors(st):
+            keep = gk2[:HANDS].__eq__
+        for st2, rec, ncards, won in model.successors(st, keep):
             if ncards != n or st2[HANDS:PEND] != want_cards:
                 continue
             if (final and won and pay_class(rec[1][1]) == pc) or (not final and st2 == _as_state(gk2, want_cards)):

@@ -1,0 +1,157 @@
+"""Expected mode (RULES.md §15): fixed flight plans as a lower bound, checked
+against the rules engine deal by deal and against the exact expectimax."""
+
+from __future__ import annotations
+
+import itertools
+import random
+
+import pytest
+from instances import near_earth, quick_setup
+
+from sensor_ghosts.rules.engine import apply_turn, legal_turns
+from sensor_ghosts.rules.state import GameState, Status, initial_state, random_deal
+from sensor_ghosts.solver import expected
+from sensor_ghosts.solver.api import solve
+from sensor_ghosts.solver.expected import FlightPath, PathBound, flight_needs, path_lower_bound
+from sensor_ghosts.solver.model import DECK, HANDS, PEND, Model
+from sensor_ghosts.solver.plan import build_plan
+
+
+def _open_plans(start: GameState, fresh: bool) -> list[tuple[Model, list]]:
+    return [found for status, found in expected._fewest_turn_plans(start, "open", fresh, None, None)
+            if found is not None]
+
+
+def _cards(model: Model, st: GameState) -> tuple:
+    """A GameState's card half as the expected model writes it."""
+    tok = model.tok_of_card
+    return (
+        tuple(tuple(sorted(tok[c] for c in h)) for h in st.hands),
+        tuple(sorted(tok[c] for c in st.deck)),
+        tuple(sorted(tok[e.card] for e in st.discard)),
+        st.heading,
+        st.second_pass,
+        st.active,
+    )
+
+
+def _follow(state: GameState, fp: FlightPath, turns: list) -> tuple[bool, bool]:
+    """Play the flight plan through the rules engine on the deal ``state``
+    holds, paying each turn with ``fp``'s choice of cards: (whether ``fp``
+    said the plan goes on to the end on this deal, whether the engine won)."""
+    m = fp.m
+    tok = m.tok_of_card
+    for i, want in enumerate(turns):
+        cards = _cards(m, state)
+        after = fp.choice(i, cards)
+        if after is None:
+            return False, False  # nothing in hand pays for this turn
+        hand, left = list(cards[0][cards[5]]), list(after[0][cards[5]])
+        played = list(hand)
+        for t in left:
+            played.remove(t)
+        last = i == len(turns) - 1
+        outcomes = [] if last else [c for _p, c in fp._drawn(after)]
+        for t in legal_turns(state):
+            if (t.bolster, t.second, t.rescan) != (want.bolster, None, want.rescan) or t.command is None:
+                continue
+            if t.command.action != want.command.action:
+                continue
+            if sorted(tok[pc.card] for pc in t.command.cards) != sorted(played):
+                continue
+            nxt = apply_turn(state, t)
+            if last and nxt.outcome.status is Status.WON:
+                return True, True
+            if not last and not nxt.is_over and _cards(m, nxt) in outcomes:
+                state = nxt
+                break
+        else:
+            if not last and not outcomes:
+                return False, False  # the deck runs out on the second pass: lost
+            raise AssertionError(f"turn {i + 1}: no engine turn pays as the flight plan chose")
+    raise AssertionError("the flight plan did not end in a win")
+
+
+def test_certain_flight_plan_wins_every_deal_through_the_engine():
+    setup = quick_setup(1)
+    start = initial_state(setup, setup.deal)
+    model_e = Model(start, "expected")
+    for model, path in _open_plans(start, True):
+        fp = FlightPath(model_e, flight_needs(model, path))
+        roots = model_e.open_roots()
+        if all(fp.certain(0, st[HANDS:PEND]) for st, _ in roots):
+            break
+    else:
+        pytest.fail("quick setup 1 has a certain flight plan (measured)")
+    turns = build_plan(model, path, "open", path[0][1][1]).turns
+    for k in range(6):
+        state = initial_state(setup, random_deal(setup, random.Random(100 + k)))
+        assert _follow(state, fp, turns) == (True, True)
+
+
+def _late(seed: int, keep: int) -> GameState:
+    """Near Earth on the second pass with ``keep`` cards left in the deck: a
+    game of a few turns at most, where the expectimax finishes."""
+    st = near_earth(seed)
+    return st.evolve(deck=tuple(st.deck)[:keep], second_pass=True)
+
+
+@pytest.mark.parametrize(("seed", "keep", "p"), [(37, 3, 2 / 3), (19, 4, 1 / 2)])
+def test_flight_plan_probability_is_the_share_of_deck_orders_the_engine_wins(seed, keep, p):
+    # Every order of the deck equally likely: the plan's probability is the
+    # share of orders on which the engine, fed the plan's choice of cards, wins.
+    state = _late(seed, keep)
+    model_e = Model(state, "expected")
+    model, path = _open_plans(state, False)[0]
+    fp = FlightPath(model_e, flight_needs(model, path))
+    assert fp.win(0, model_e.root_state()[HANDS:PEND]) == pytest.approx(p)
+    turns = build_plan(model, path, "open").turns
+    orders = list(itertools.permutations(state.deck))
+    results = [_follow(state.evolve(deck=order), fp, turns) for order in orders]
+    assert all(said == won for said, won in results)
+    assert sum(won for _, won in results) / len(orders) == pytest.approx(p)
+
+
+def _exact(state: GameState, monkeypatch) -> float:
+    """The expectimax alone (no flight plan), to the end."""
+    monkeypatch.setattr(expected, "path_lower_bound", lambda *a, **k: PathBound())
+    r = solve(state, mode="expected")
+    monkeypatch.undo()
+    assert r.win_probability is not None
+    return r.win_probability
+
+
+@pytest.mark.parametrize(("seed", "keep"), [(0, 1), (0, 2), (1, 2), (2, 2), (2, 3), (3, 3), (4, 2), (19, 4), (37, 3)])
+def test_flight_plans_never_beat_the_exact_expectimax(seed, keep, monkeypatch):
+    state = _late(seed, keep)
+    exact = _exact(state, monkeypatch)
+    bound = path_lower_bound(state, False)
+    assert bound.probability <= exact + 1e-12
+    assert not bound.certain or exact == pytest.approx(1.0)
+    assert not bound.impossible or exact == 0.0
+    # solve() combines both: exact whenever either settles it.
+    r = solve(state, mode="expected")
+    assert r.lower <= exact + 1e-12 <= r.upper + 2e-12
+    if r.win_probability is not None:
+        assert r.win_probability == pytest.approx(exact)
+
+
+def test_expected_mode_says_how_it_knows():
+    setup = quick_setup(1)
+    r = solve(setup, mode="expected", timeout=30)
+    assert (r.status, r.win_probability) == ("solved", 1.0)
+    assert "flight plan" in r.method and "whatever is drawn" in r.method
+    r = solve(_late(1, 2), mode="expected", timeout=30)
+    assert (r.status, r.win_probability) == ("unsolvable", 0.0) and "no deck order" in r.method
+    r = solve(quick_setup(5), mode="expected", timeout=4)
+    assert r.status == "unknown" and 0.9 < r.lower < r.upper == 1.0
+    assert "lower: a fixed 11-turn flight plan" in r.method and "upper:" in r.method
+    assert r.as_dict()["method"] == r.method
+
+
+def _probability(fp: FlightPath, model_e: Model) -> float:
+    """The plan's win probability from a fresh setup, over the opening hands."""
+    roots = model_e.open_roots()
+    full = roots[0][0][DECK] + tuple(t for h in roots[0][1] for t in h)
+    return sum(expected._hands_probability(full, dealt) * fp.win(0, st[HANDS:PEND]) for st, dealt in roots)
