@@ -74,6 +74,10 @@ def _draw_probability(pool: tuple, drawn: tuple, disc_after_play: tuple, wild: i
     return p
 
 
+class OutOfTime(Exception):
+    """A ``FlightPath`` worked past its deadline."""
+
+
 class FlightPath:
     """A fixed flight plan followed whatever is drawn (module docstring).
 
@@ -86,10 +90,11 @@ class FlightPath:
     whatever is drawn (decided without rounding); ``choice`` the cards after
     the best command."""
 
-    def __init__(self, model: Model, needs: list[tuple[tuple, Branch]]):
+    def __init__(self, model: Model, needs: list[tuple[tuple, Branch]], deadline: float | None = None):
         assert model.mode == "expected"
         self.m = model
         self.needs = needs
+        self.deadline = deadline  # past it ``OutOfTime`` is raised
         # (turn, cards) -> (certain, probability, cards after the best command)
         self._memo: dict[tuple, tuple[bool, float, tuple | None]] = {}
         self._pays: dict[tuple, set] = {}
@@ -118,7 +123,7 @@ class FlightPath:
             return [cards] if need == split.SKIP else []
         if need == split.SKIP:
             return []  # a player holding a card must play [D10]
-        key = (hands, head, active, i)
+        key = (hands, head, active, need, base.pod)
         what = self._pays.get(key)
         if what is None:
             what = self._pays[key] = split.hand_payments(self.m, base, hands, head, active).get(need, set())
@@ -146,6 +151,8 @@ class FlightPath:
         got = self._memo.get(key)
         if got is not None:
             return got
+        if self.deadline is not None and not len(self._memo) & 255 and time.perf_counter() > self.deadline:
+            raise OutOfTime
         best: tuple[bool, float, tuple | None] = (False, 0.0, None)
         last = i == len(self.needs) - 1
         for cards1 in self._options(i, cards):
@@ -249,9 +256,12 @@ def path_lower_bound(
             if deadline is not None and time.perf_counter() > deadline:
                 return best
             model, path = found
-            fp = FlightPath(model_e, flight_needs(model, path))
-            sure = all(fp.certain(0, cards) for _pr, cards in starts)
-            p = 1.0 if sure else sum(pr * fp.win(0, cards) for pr, cards in starts)
+            fp = FlightPath(model_e, flight_needs(model, path), deadline)
+            try:
+                sure = all(fp.certain(0, cards) for _pr, cards in starts)
+                p = 1.0 if sure else sum(pr * fp.win(0, cards) for pr, cards in starts)
+            except OutOfTime:
+                return best
             if best.turns is None or p > best.probability:
                 best = PathBound(p, sure, len(path) - 1)
             if sure:
@@ -277,15 +287,16 @@ def solve_expected(
         raise SolverInputError("expected mode does not cover two-player games (the [D18] wild draws mid-command)")
     # First fixed flight plans (a lower bound, often certain), in up to half the time.
     bound = path_lower_bound(start, fresh, None if timeout is None else t0 + timeout / 2, max_nodes)
-    path_note = (f"a fixed {bound.turns}-turn flight plan, cards chosen as drawn" if bound.turns is not None
-                 else "no flight plan found")
+    path_note = (f"a fixed {bound.turns}-turn flight plan, its cards chosen as they come"
+                 if bound.turns is not None else "no flight plan found")
     if bound.certain or bound.impossible:
         p = 1.0 if bound.certain else 0.0
         return SolveResult(
             status="solved" if bound.certain else "unsolvable", plan=None, turns=None, bound=None, nodes=0,
             seconds=time.perf_counter() - t0, mode="expected", objective="probability", win_probability=p,
             lower=p, upper=p,
-            method=f"{path_note} wins whatever is drawn" if bound.certain else "no deck order wins (open mode)",
+            method=(f"a fixed {bound.turns}-turn flight plan wins whatever is drawn" if bound.certain
+                    else "no deck order wins (open mode)"),
         )
     model = Model(start, "expected")
     h = Heuristic(model)
@@ -366,8 +377,9 @@ def solve_expected(
     else:
         from_path = bound.probability > lo
         lo = max(lo, bound.probability)
-        method = (f"lower: {path_note if from_path else 'the states the expectimax settled'}; "
-                  "upper: the expectimax with unexplored states counted as wins")
+        lower = path_note if from_path else "the states the expectimax settled" if lo > 0 else "none found in time"
+        method = f"lower: {lower}; upper: the expectimax with unexplored states counted as wins"
+    lo, hi = max(0.0, lo), min(1.0, hi)  # sums of probabilities, rounded
     status = ("solved" if lo > 0 else "unsolvable") if exact else "unknown"
     return SolveResult(
         status=status, plan=None, turns=None, bound=None, nodes=nodes, seconds=seconds,
