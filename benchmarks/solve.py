@@ -64,6 +64,7 @@ def run(kind: str, mode: str, n: int, timeout: float, objective: str = "turns") 
     replayed = 0
     probs = []
     brackets = []  # expected mode, not settled: (lower, upper)
+    settled_times = []  # expected mode: time to an exact probability
     for inst in insts:
         t0 = time.perf_counter()
         try:
@@ -80,6 +81,7 @@ def run(kind: str, mode: str, n: int, timeout: float, objective: str = "turns") 
             by_turns.setdefault(r.turns, []).append(times[-1])
         if r.win_probability is not None:
             probs.append(r.win_probability)
+            settled_times.append(times[-1])
         elif r.lower is not None:
             brackets.append((r.lower, r.upper))
     rss = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
@@ -101,7 +103,9 @@ def run(kind: str, mode: str, n: int, timeout: float, objective: str = "turns") 
             f"{t}: {statistics.median(v) * 1000:.0f} ms (n={len(v)})" for t, v in sorted(by_turns.items())))
     if probs:
         print(f"win probability (exact ones) median {statistics.median(probs):.3f}: "
-              + ", ".join(f"{p:g}: {c}" for p, c in sorted(Counter(round(p, 6) for p in probs).items())))
+              + ", ".join(f"{p:g}: {c}" for p, c in sorted(Counter(round(p, 6) for p in probs).items()))
+              + f"; time to them median {statistics.median(settled_times) * 1000:.0f} ms, "
+              f"max {max(settled_times) * 1000:.0f} ms")
     if brackets:
         lows = [lo for lo, _ in brackets]
         print(f"not settled {len(brackets)}: lower bound median {statistics.median(lows):.4f}, "

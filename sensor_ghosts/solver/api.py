@@ -94,7 +94,9 @@ def solve(
     ``setup.deal`` in deal mode) or a mid-game ``GameState``.
 
     ``mode``: 'deal' (deck order known [D22]), 'open' (the solver picks the
-    order), 'expected' (random draws; maximise the win probability).
+    order), 'expected' (random draws; maximise the win probability: the
+    answer is ``win_probability`` when settled, else ``lower``/``upper``, and
+    ``method`` says how each was found; no plan).
     ``objective``: 'turns' (fewest turns, then fewest cards, then most cards left),
     'cards' (fewest cards, then fewest turns) or 'turns-only' (fewest turns; the
     first such plan found, its cards not minimised: the optimal number of turns

@@ -2,17 +2,20 @@
 
 Two methods, each sound on its own:
 
-* **A fixed flight plan** (``FlightPath``, the lower bound). The fewest-turn
-  plans of open mode (``search``, ``split``) give flight plans: per turn the
-  bolster, the action and its arguments, the re-scan flips and the escape
-  pod's move. Following one whatever is drawn, and paying each turn with the
-  cards that maximise the chance to finish, is a strategy of expected mode:
-  its flips are fixed before any draw is seen (§15), and without the §12
-  second action a turn's effect on the grid depends on the cards only through
-  the pod's move, which is part of what the cards must pay for
-  (``split.hand_payments``). Its win probability, worked out exactly over
-  every draw (a small recursion over card states), is a lower bound on the
-  optimum; when it is 1 it is the optimum.
+* **A fixed flight plan** (``FlightPath``, the lower bound). Fewest-turn
+  plans (``search``, ``split``: open mode's, and deal mode's for a few seeded
+  deals) give flight plans: per turn the bolster, the action and its
+  arguments, the re-scan flips and the escape pod's move. Following one
+  whatever is drawn, and paying each turn with the cards that maximise the
+  chance to finish, is a strategy of expected mode: its flips are fixed
+  before any draw is seen (§15), and without the §12 second action a turn's
+  effect on the grid depends on the cards only through the pod's move, which
+  is part of what the cards must pay for (``split.hand_payments``). Its win
+  probability, worked out exactly over every draw (a recursion over card
+  states), is a lower bound on the optimum; when the plan wins whatever is
+  drawn (decided without rounding) the optimum is 1. When open mode proves
+  that no deck order wins, the optimum is 0: a strategy's winning run is an
+  open-mode plan.
 * **Expectimax** over model states with explicit flips
   (``Model(mode='expected')``): a turn is a decision (bolster, command(s)),
   then the draw (chance: the deck is a uniformly random order of its cards,
@@ -21,7 +24,9 @@ Two methods, each sound on its own:
   taken after that draw but before any later one. Values are memoised per
   state (transpositions). Exactness: every decision and every chance outcome
   is enumerated; a state whose admissible lower bound on the turns left is
-  infinite (no virus reachable) is worth 0. Under a budget the recursion
+  infinite (no virus reachable) or, on the second pass, exceeds the draws
+  left plus one (every turn but the last draws a card, [D15]) is worth 0.
+  Under a budget the recursion
   returns an interval: unexplored states count as [0, 1] (the relaxation
   behind the upper bound); the maximum and the expectation of intervals are
   intervals, so the result brackets the true value.

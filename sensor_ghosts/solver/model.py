@@ -534,6 +534,23 @@ class Model:
             return got
         out: list = []
         limit = self.limit
+        if self.mode == "deal":
+            # One outcome: the deck's top cards.
+            drawn_: list = []
+            while len(hand) < limit:
+                if not deck:
+                    if pass2:
+                        break  # the deck ran out on the second pass: no outcome
+                    deck, disc, head, pass2 = self._reshuffled(disc), (), None, True
+                    drawn_.append("R")
+                hand += (deck[0],)
+                drawn_.append(deck[0])
+                deck = deck[1:]
+            else:
+                out.append((tuple(sorted(hand)), deck, disc, head, pass2, tuple(drawn_)))
+            if len(self._draw_cache) < 200_000:
+                self._draw_cache[key] = out
+            return out
 
         def rec(hand, deck, disc, head, pass2, drawn, floor):
             if len(hand) >= limit:
@@ -545,9 +562,6 @@ class Model:
                 deck, disc, head, pass2 = self._reshuffled(disc), (), None, True
                 drawn = drawn + ["R"]
                 floor = -1
-            if self.mode == "deal":
-                rec(hand + (deck[0],), deck[1:], disc, head, pass2, drawn + [deck[0]], -1)
-                return
             for t in sorted(set(deck)):
                 if t < floor:
                     continue  # a multiset: draw in non-decreasing order within a pass

@@ -10,7 +10,7 @@ import pytest
 from instances import near_earth, quick_setup
 
 from sensor_ghosts.rules.engine import apply_turn, legal_turns
-from sensor_ghosts.rules.state import GameState, Status, initial_state, random_deal
+from sensor_ghosts.rules.state import DiscardEntry, GameState, Status, initial_state, random_deal
 from sensor_ghosts.solver import expected
 from sensor_ghosts.solver.api import solve
 from sensor_ghosts.solver.expected import FlightPath, PathBound, flight_needs, path_lower_bound
@@ -94,7 +94,10 @@ def _late(seed: int, keep: int) -> GameState:
     """Near Earth on the second pass with ``keep`` cards left in the deck: a
     game of a few turns at most, where the expectimax finishes."""
     st = near_earth(seed)
-    return st.evolve(deck=tuple(st.deck)[:keep], second_pass=True)
+    deck = tuple(st.deck)
+    # The rest of the deck and the Wild were played: under the pile's top card.
+    gone = tuple(DiscardEntry(c) for c in deck[keep:] + (st.setup.command_cards.wild.id,))
+    return st.evolve(deck=deck[:keep], discard=gone + st.discard, second_pass=True)
 
 
 @pytest.mark.parametrize(("seed", "keep", "p"), [(37, 3, 2 / 3), (19, 4, 1 / 2)])
