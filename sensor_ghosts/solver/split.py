@@ -363,7 +363,7 @@ def _concrete(model: Model, root: tuple, steps: list, last_cards: tuple) -> list
             keep = _never  # a win passes whatever ``keep`` says
         else:
             _, gk2, want_cards = steps[t + 1][0]
-            keep = gk2[:HANDS].__eq__
+            keep = gk2[:HANDS].__eq__  # only successors into the next step's grid are drawn for
         for st2, rec, ncards, won in model.successors(st, keep):
             if ncards != n or st2[HANDS:PEND] != want_cards:
                 continue
