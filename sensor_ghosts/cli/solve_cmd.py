@@ -74,6 +74,9 @@ def solve(file, mode, seed, objective, as_json, max_nodes, timeout):
         click.echo(_summary(r))
         if r.plan is not None:
             click.echo(r.plan.to_text())
+        if r.flight:
+            click.echo("flight plan (the cards that pay for each turn are chosen as they are drawn):")
+            click.echo("\n".join(r.flight))
     raise SystemExit(_exit(r))
 
 

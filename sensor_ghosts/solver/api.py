@@ -38,8 +38,10 @@ class SolveResult:
     lower: float | None = None
     upper: float | None = None
     stopped: str = ""
-    # Expected mode: how the probability, or each end of its interval, was found.
+    # Expected mode: how the probability, or each end of its interval, was
+    # found, and the flight plan behind the lower bound (``expected.flight_text``).
     method: str = ""
+    flight: list[str] | None = None
 
     def as_dict(self) -> dict:
         return {
@@ -56,6 +58,7 @@ class SolveResult:
             "seconds": round(self.seconds, 4),
             "stopped": self.stopped,
             "method": self.method,
+            "flight": self.flight,
             "plan": self.plan.to_json() if self.plan else None,
         }
 

@@ -51,6 +51,7 @@ from math import comb
 from ..rules.state import GameState, initial_state, random_deal
 from . import split
 from .model import DECK, DISC, HANDS, PASS2, PEND, Branch, Model, pay_class
+from .plan import build_plan
 from .search import INF, Heuristic, astar
 
 
@@ -227,6 +228,31 @@ class PathBound:
     certain: bool = False  # that plan wins whatever is drawn: the optimum is 1
     turns: int | None = None  # its turns; None: no plan found
     impossible: bool = False  # open mode proved no deck order wins: the optimum is 0
+    flight: list[str] | None = None  # that plan's turns without their cards (``flight_text``)
+
+
+def flight_text(model: Model, path: list, mode: str) -> list[str]:
+    """A flight plan as text, one line per turn: the bolster, the action, the
+    pod's move (direction and steps, §10) and the re-scan, the cards left out
+    (they are whatever pays for the action when the turn comes). The plan is
+    replayed through the rules engine first, with the cards of the deal it
+    was found for (``Plan.replay``)."""
+    root = path[0][1]
+    dealt = root[1] if isinstance(root, tuple) and root[0] == "deal" else None
+    plan = build_plan(model, path, mode, dealt)
+    plan.replay()  # raises PlanReplayError on a solver bug
+    lines = []
+    for i, (turn, (need, _base)) in enumerate(zip(plan.turns, flight_needs(model, path), strict=True)):
+        parts = [f"bolster {turn.bolster}"] if turn.bolster else []
+        if turn.command is None:
+            parts.append("skip")
+        else:
+            pod = need[1]
+            parts.append(str(turn.command.action) + (f" (pod {pod[0].letter} {pod[1]})" if pod else ""))
+        if turn.rescan:
+            parts.append("rescan " + ",".join(str(c) for c in sorted(turn.rescan)))
+        lines.append(f"{i + 1:2d}. " + "; ".join(parts))
+    return lines
 
 
 def path_lower_bound(
@@ -268,7 +294,7 @@ def path_lower_bound(
             except OutOfTime:
                 return best
             if best.turns is None or p > best.probability:
-                best = PathBound(p, sure, len(path) - 1)
+                best = PathBound(p, sure, len(path) - 1, flight=flight_text(model, path, mode))
             if sure:
                 return best
         if deadline is not None and time.perf_counter() > deadline:
@@ -299,7 +325,7 @@ def solve_expected(
         return SolveResult(
             status="solved" if bound.certain else "unsolvable", plan=None, turns=None, bound=None, nodes=0,
             seconds=time.perf_counter() - t0, mode="expected", objective="probability", win_probability=p,
-            lower=p, upper=p,
+            lower=p, upper=p, flight=bound.flight,
             method=(f"a fixed {bound.turns}-turn flight plan wins whatever is drawn" if bound.certain
                     else "no deck order wins (open mode)"),
         )
@@ -390,6 +416,7 @@ def solve_expected(
         status=status, plan=None, turns=None, bound=None, nodes=nodes, seconds=seconds,
         mode="expected", objective="probability", win_probability=lo if exact else None,
         lower=lo, upper=hi, stopped="" if exact else "budget", method=method,
+        flight=bound.flight if bound.probability >= lo else None,  # when it is behind the answer
     )
 
 

@@ -145,6 +145,11 @@ def test_expected_mode_says_how_it_knows():
     r = solve(setup, mode="expected", timeout=30)
     assert (r.status, r.win_probability) == ("solved", 1.0)
     assert "flight plan" in r.method and "whatever is drawn" in r.method
+    # The plan behind it, one line per turn, without cards (replayed first).
+    turns = int(r.method.split("fixed ")[1].split("-turn")[0])
+    assert r.flight is not None and len(r.flight) == turns
+    assert r.flight[0].startswith(" 1. ") and r.flight[-1].startswith(f"{turns:2d}. ")
+    assert any(" fly " in line for line in r.flight) and r.as_dict()["flight"] == r.flight
     r = solve(_late(1, 2), mode="expected", timeout=30)
     assert (r.status, r.win_probability) == ("unsolvable", 0.0) and "no deck order" in r.method
     r = solve(quick_setup(5), mode="expected", timeout=4)

@@ -179,6 +179,9 @@ def test_cli_solve_verify(tmp_path):
     assert res.exit_code == 0 and json.loads(res.output)["answer"] == "solvable"
     res = runner.invoke(_cli(), ["verify", str(f), "--mode", "expected"])
     assert res.exit_code == 0 and "probability" in res.output
+    res = runner.invoke(_cli(), ["solve", str(f), "--mode", "expected"])
+    assert res.exit_code == 0 and "whatever is drawn" in res.output and "flight plan" in res.output
+    assert " 1. " in res.output
     nodeal = tmp_path / "nodeal.txt"
     nodeal.write_text(format_setup(replace(quick_setup(5), deal=None)))
     res = runner.invoke(_cli(), ["solve", str(nodeal)])
