@@ -103,6 +103,8 @@ class FlightPath:
         self.deadline = deadline  # past it ``OutOfTime`` is raised
         # (turn, cards) -> (certain, probability, cards after the best command)
         self._memo: dict[tuple, tuple[bool, float, tuple | None]] = {}
+        self._sure: dict[tuple, bool] = {}  # ``certain`` alone
+        self._calls = 0
         self._pays: dict[tuple, set] = {}
         self._draws: dict[tuple, list] = {}
 
@@ -110,7 +112,29 @@ class FlightPath:
         return self._solve(i, cards)[1]
 
     def certain(self, i: int, cards: tuple) -> bool:
-        return self._solve(i, cards)[0]
+        """Decided on its own, without the probabilities: an option fails at
+        its first draw that does not win for certain."""
+        key = (i, cards)
+        got = self._sure.get(key)
+        if got is None:
+            full = self._memo.get(key)
+            if full is not None:
+                return full[0]
+            self._tick()
+            last = i == len(self.needs) - 1
+            got = False
+            for cards1 in self._options(i, cards):
+                outcomes = self._drawn(cards1)
+                if last or (outcomes and all(self.certain(i + 1, cards2) for _pr, cards2 in outcomes)):
+                    got = True
+                    break
+            self._sure[key] = got
+        return got
+
+    def _tick(self) -> None:
+        self._calls += 1
+        if self.deadline is not None and not self._calls & 255 and time.perf_counter() > self.deadline:
+            raise OutOfTime
 
     def choice(self, i: int, cards: tuple) -> tuple | None:
         """The cards after turn ``i``'s best command, before the draw; None
@@ -157,8 +181,7 @@ class FlightPath:
         got = self._memo.get(key)
         if got is not None:
             return got
-        if self.deadline is not None and not len(self._memo) & 255 and time.perf_counter() > self.deadline:
-            raise OutOfTime
+        self._tick()
         best: tuple[bool, float, tuple | None] = (False, 0.0, None)
         last = i == len(self.needs) - 1
         for cards1 in self._options(i, cards):
