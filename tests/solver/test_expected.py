@@ -36,17 +36,18 @@ def _cards(model: Model, st: GameState) -> tuple:
     )
 
 
-def _follow(state: GameState, fp: FlightPath, turns: list) -> tuple[bool, bool]:
+def _follow(state: GameState, fp: FlightPath, turns: list) -> tuple[bool, bool, bool]:
     """Play the flight plan through the rules engine on the deal ``state``
     holds, paying each turn with ``fp``'s choice of cards: (whether ``fp``
-    said the plan goes on to the end on this deal, whether the engine won)."""
+    said the plan goes on to the end on this deal, whether the engine won,
+    whether it reached the second pass)."""
     m = fp.m
     tok = m.tok_of_card
     for i, want in enumerate(turns):
         cards = _cards(m, state)
         after = fp.choice(i, cards)
         if after is None:
-            return False, False  # nothing in hand pays for this turn
+            return False, False, state.second_pass  # nothing in hand pays for this turn
         hand, left = list(cards[0][cards[5]]), list(after[0][cards[5]])
         played = list(hand)
         for t in left:
@@ -62,13 +63,13 @@ def _follow(state: GameState, fp: FlightPath, turns: list) -> tuple[bool, bool]:
                 continue
             nxt = apply_turn(state, t)
             if last and nxt.outcome.status is Status.WON:
-                return True, True
+                return True, True, state.second_pass
             if not last and not nxt.is_over and _cards(m, nxt) in outcomes:
                 state = nxt
                 break
         else:
             if not last and not outcomes:
-                return False, False  # the deck runs out on the second pass: lost
+                return False, False, True  # the deck runs out on the second pass: lost
             raise AssertionError(f"turn {i + 1}: no engine turn pays as the flight plan chose")
     raise AssertionError("the flight plan did not end in a win")
 
@@ -87,7 +88,24 @@ def test_certain_flight_plan_wins_every_deal_through_the_engine():
     turns = build_plan(model, path, "open", path[0][1][1]).turns
     for k in range(6):
         state = initial_state(setup, random_deal(setup, random.Random(100 + k)))
-        assert _follow(state, fp, turns) == (True, True)
+        assert _follow(state, fp, turns)[:2] == (True, True)
+
+
+def test_uncertain_flight_plan_agrees_with_the_engine_through_the_reshuffle():
+    # Deal by deal: the plan goes on to the end exactly when the engine, fed
+    # its choice of cards, wins; some of these deals reach the reshuffle [D15].
+    setup = quick_setup(5)
+    start = initial_state(setup, setup.deal)
+    model_e = Model(start, "expected")
+    model, path = _open_plans(start, True)[0]
+    fp = FlightPath(model_e, flight_needs(model, path))
+    assert 0.5 < _probability(fp, model_e) < 1
+    turns = build_plan(model, path, "open", path[0][1][1]).turns
+    outcomes = [_follow(initial_state(setup, random_deal(setup, random.Random(k))), fp, turns)
+                for k in range(12)]
+    assert all(said == won for said, won, _ in outcomes)
+    assert any(won for _, won, _ in outcomes)
+    assert any(second for _, _, second in outcomes), "no deal reached the second pass"
 
 
 def _late(seed: int, keep: int) -> GameState:
@@ -112,8 +130,8 @@ def test_flight_plan_probability_is_the_share_of_deck_orders_the_engine_wins(see
     turns = build_plan(model, path, "open").turns
     orders = list(itertools.permutations(state.deck))
     results = [_follow(state.evolve(deck=order), fp, turns) for order in orders]
-    assert all(said == won for said, won in results)
-    assert sum(won for _, won in results) / len(orders) == pytest.approx(p)
+    assert all(said == won for said, won, _ in results)
+    assert sum(won for _, won, _ in results) / len(orders) == pytest.approx(p)
 
 
 def _exact(state: GameState, monkeypatch) -> float:
