@@ -439,7 +439,8 @@ def solve_expected(
         status=status, plan=None, turns=None, bound=None, nodes=nodes, seconds=seconds,
         mode="expected", objective="probability", win_probability=lo if exact else None,
         lower=lo, upper=hi, stopped="" if exact else "budget", method=method,
-        flight=bound.flight if bound.probability >= lo else None,  # when it is behind the answer
+        # The flight plan when it is behind the answer (and wins at all).
+        flight=bound.flight if 0 < bound.probability >= lo else None,
     )
 
 
