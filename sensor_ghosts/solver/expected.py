@@ -166,13 +166,10 @@ class FlightPath:
         drawn, decides that."""
         got = self._draws.get(cards1)
         if got is None:
-            m = self.m
-            hands, deck, disc, head, pass2, active = cards1
-            nxt = (active + 1) % m.players
+            _hands, deck, disc = cards1[:3]
             got = self._draws[cards1] = [
-                (_draw_probability(deck, drawn, disc, m.wild_tok),
-                 (hands[:active] + (hand,) + hands[active + 1 :], dk, dc, hd, p2, nxt))
-                for hand, dk, dc, hd, p2, drawn in m.draw_outcomes(hands[active], deck, disc, head, pass2)
+                (_draw_probability(deck, drawn, disc, self.m.wild_tok), cards2)
+                for cards2, drawn in self.m.after_draw(cards1)
             ]
         return got
 

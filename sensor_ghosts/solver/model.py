@@ -984,26 +984,32 @@ class Model:
         second pass, a loss)."""
         if end is None:
             return
-        hands, deck, disc, head, pass2, active = cards
         won, data = end
         if won:
             grid, ops = data
-            st = (*grid, hands, deck, disc, head, pass2, active, ())
+            st = (*grid, *cards, ())
             out.append((st, (bolster, rec1, rec2, (), None, ops), ncards, True))
             return
         if self._keep is not None:
             data = [e for e in data if self._keep(e[0])]
             if not data:
                 return
-        outcomes = self.draw_outcomes(hands[active], deck, disc, head, pass2)
-        if not outcomes:
-            return
-        nxt = (active + 1) % self.players
-        for hand, dk, dc, hd, p2, drawn in outcomes:
-            hs = hands[:active] + (hand,) + hands[active + 1 :]
+        for after, drawn in self.after_draw(cards):
             for grid, pend, cols, ops in data:
-                st = (*grid, hs, dk, dc, hd, p2, nxt, pend)
+                st = (*grid, *after, pend)
                 out.append((st, (bolster, rec1, rec2, drawn, cols, ops), ncards, False))
+
+    def after_draw(self, cards: tuple) -> list[tuple[tuple, tuple]]:
+        """The card states (hands, deck, disc, head, pass2, active) after the
+        draw that ends a turn (§7), the next player active, each with what was
+        drawn (``draw_outcomes``); none when the deck runs out on the second
+        pass ([D15], a loss)."""
+        hands, deck, disc, head, pass2, active = cards
+        nxt = (active + 1) % self.players
+        return [
+            ((hands[:active] + (hand,) + hands[active + 1 :], dk, dc, hd, p2, nxt), drawn)
+            for hand, dk, dc, hd, p2, drawn in self.draw_outcomes(hands[active], deck, disc, head, pass2)
+        ]
 
 @lru_cache(maxsize=1024)
 def _flip_masks(candidates: tuple[int, ...], k: int) -> tuple[int, ...]:

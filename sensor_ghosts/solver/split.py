@@ -242,12 +242,7 @@ def fewest_cards(
         next player active; none when the second-pass deck runs out."""
         got = after_draw.get(cards1)
         if got is None:
-            hands, deck, disc, head, pass2, active = cards1
-            after = (active + 1) % players
-            got = after_draw[cards1] = [
-                (hands[:active] + (hand,) + hands[active + 1 :], dk, dc, hd, p2, after)
-                for hand, dk, dc, hd, p2, _drawn in model.draw_outcomes(hands[active], deck, disc, head, pass2)
-            ]
+            got = after_draw[cards1] = [cards2 for cards2, _drawn in model.after_draw(cards1)]
         return got
 
     # A* over (turn, grid, cards) for the fewest cards, then the most cards
