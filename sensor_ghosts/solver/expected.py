@@ -147,7 +147,7 @@ class FlightPath:
 
     def _options(self, i: int, cards: tuple) -> list[tuple]:
         """The card states after a command paying for turn ``i``."""
-        hands, deck, disc, head, pass2, active = cards
+        hands, _deck, _disc, head, _pass2, active = cards
         need, base = self.needs[i]
         if not hands[active]:
             return [cards] if need == split.SKIP else []
@@ -157,7 +157,7 @@ class FlightPath:
         what = self._pays.get(key)
         if what is None:
             what = self._pays[key] = split.hand_payments(self.m, base, hands, head, active).get(need, set())
-        return [(hs, deck, tuple(sorted(disc + played)), arrow, pass2, active) for hs, played, arrow in what]
+        return [split.after_payment(cards, paid) for paid in what]
 
     def _drawn(self, cards1: tuple) -> list[tuple[float, tuple]]:
         """(probability, card state) for each outcome of the draw (§7) after

@@ -113,6 +113,15 @@ def hand_payments(model: Model, base, hands: tuple, head, active: int) -> dict[t
     return what
 
 
+def after_payment(cards: tuple, paid: tuple) -> tuple:
+    """The card state after a command: ``cards`` before it, ``paid`` one of
+    ``hand_payments``' (hands after, cards played, heading after); the cards
+    played join the discard pile."""
+    hands_after, played, arrow = paid
+    _hands, deck, disc, _head, pass2, active = cards
+    return (hands_after, deck, tuple(sorted(disc + played)), arrow, pass2, active)
+
+
 class _Grid:
     """The grid half: every grid state's turns, worked out once, and which of
     them can still lead to a win at exactly turn T."""
@@ -228,11 +237,7 @@ def fewest_cards(
             return what
         got = built.get((cards, k))
         if got is None:
-            hands, deck, disc, head, pass2, active = cards
-            got = built[(cards, k)] = [
-                ((hs, deck, tuple(sorted(disc + played)), arrow, pass2, active), len(played))
-                for hs, played, arrow in what
-            ]
+            got = built[(cards, k)] = [(after_payment(cards, paid), len(paid[1])) for paid in what]
         return got
 
     after_draw: dict[tuple, list] = {}
