@@ -297,7 +297,13 @@ def path_lower_bound(
     if fresh:
         instances += [(initial_state(start.setup, random_deal(start.setup, random.Random(k))), "deal")
                       for k in range(deals)]
-    best = PathBound()
+    best, source = PathBound(), None
+
+    def done() -> PathBound:
+        if source is not None:
+            best.flight = flight_text(*source)  # the best plan's only
+        return best
+
     for inst, mode in instances:
         for status, found in _fewest_turn_plans(inst, mode, fresh, deadline, max_nodes):
             if found is None:
@@ -305,21 +311,21 @@ def path_lower_bound(
                     return PathBound(impossible=True)
                 break
             if deadline is not None and time.perf_counter() > deadline:
-                return best
+                return done()
             model, path = found
             fp = FlightPath(model_e, flight_needs(model, path), deadline)
             try:
                 sure = all(fp.certain(0, cards) for _pr, cards in starts)
                 p = 1.0 if sure else sum(pr * fp.win(0, cards) for pr, cards in starts)
             except OutOfTime:
-                return best
+                return done()
             if best.turns is None or p > best.probability:
-                best = PathBound(p, sure, len(path) - 1, flight=flight_text(model, path, mode))
+                best, source = PathBound(p, sure, len(path) - 1), (model, path, mode)
             if sure:
-                return best
+                return done()
         if deadline is not None and time.perf_counter() > deadline:
             break
-    return best
+    return done()
 
 
 def solve_expected(
