@@ -12,7 +12,7 @@ from ..rules.setup import Deal, Setup
 from ..rules.state import GameState, initial_state, random_deal
 from . import split
 from .model import Model
-from .plan import Plan, build_plan
+from .plan import Plan, build_plan, dealt_of
 from .search import Heuristic, astar, tty_progress
 
 MODES = ("deal", "open", "expected")
@@ -153,8 +153,7 @@ def solve(
     turns = cards = None
     if out.status == "solved":
         assert out.path is not None
-        root_rec = out.path[0][1]
-        dealt = root_rec[1] if isinstance(root_rec, tuple) and root_rec[0] == "deal" else None
+        dealt = dealt_of(out.path)
         d = deal or (instance.deal if isinstance(instance, Setup) else None)
         plan = build_plan(model, out.path, mode, dealt, d if mode == "deal" else None)
         plan.objective = objective

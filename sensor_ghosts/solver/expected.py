@@ -51,7 +51,7 @@ from math import comb
 from ..rules.state import GameState, initial_state, random_deal
 from . import split
 from .model import DECK, DISC, HANDS, PASS2, PEND, Branch, Model, pay_class
-from .plan import build_plan
+from .plan import build_plan, dealt_of
 from .search import INF, Heuristic, astar
 
 
@@ -140,10 +140,6 @@ class FlightPath:
         """The cards after turn ``i``'s best command, before the draw; None
         when nothing pays for the turn."""
         return self._solve(i, cards)[2]
-
-    @property
-    def states(self) -> int:
-        return len(self._memo)
 
     def _options(self, i: int, cards: tuple) -> list[tuple]:
         """The card states after a command paying for turn ``i``."""
@@ -257,9 +253,7 @@ def flight_text(model: Model, path: list, mode: str) -> list[str]:
     (they are whatever pays for the action when the turn comes). The plan is
     replayed through the rules engine first, with the cards of the deal it
     was found for (``Plan.replay``)."""
-    root = path[0][1]
-    dealt = root[1] if isinstance(root, tuple) and root[0] == "deal" else None
-    plan = build_plan(model, path, mode, dealt)
+    plan = build_plan(model, path, mode, dealt_of(path))
     plan.replay()  # raises PlanReplayError on a solver bug
     lines = []
     for i, (turn, (need, _base)) in enumerate(zip(plan.turns, flight_needs(model, path), strict=True)):
@@ -287,12 +281,7 @@ def path_lower_bound(
     winning run of a strategy is an open-mode plan (the deck order it met,
     its flips)."""
     model_e = Model(start, "expected")
-    if fresh:
-        roots = model_e.open_roots()
-        full = roots[0][0][DECK] + tuple(t for h_ in roots[0][1] for t in h_)
-        starts = [(_hands_probability(full, dealt), st[HANDS:PEND]) for st, dealt in roots]
-    else:
-        starts = [(1.0, model_e.root_state()[HANDS:PEND])]
+    starts = [(pr, st[HANDS:PEND]) for pr, st in opening(model_e, fresh)]
     instances = [(start, "open")]
     if fresh:
         instances += [(initial_state(start.setup, random_deal(start.setup, random.Random(k))), "deal")
@@ -414,19 +403,11 @@ def solve_expected(
             memo[st] = best_lo
         return best_lo, best_hi
 
-    if fresh:
-        # The opening hands are dealt at random too.
-        roots = model.open_roots()
-        total_lo = total_hi = 0.0
-        full = roots[0][0][DECK] + tuple(t for h_ in roots[0][1] for t in h_)
-        for st, dealt in roots:
-            pr = _hands_probability(full, dealt)
-            a, b = value(st)
-            total_lo += pr * a
-            total_hi += pr * b
-        lo, hi = total_lo, total_hi
-    else:
-        lo, hi = value(model.root_state())
+    lo = hi = 0.0
+    for pr, st in opening(model, fresh):
+        a, b = value(st)
+        lo += pr * a
+        hi += pr * b
     seconds = time.perf_counter() - t0
     exact = abs(hi - lo) < 1e-12
     if exact:
@@ -454,6 +435,17 @@ def _disc_after(key: tuple, st: tuple, model: Model) -> tuple:
         if rec is not None:
             disc += [t for t, _ in rec[0]]
     return tuple(sorted(disc))
+
+
+def opening(model: Model, fresh: bool) -> list[tuple[float, tuple]]:
+    """(probability, root state) of the expected-mode ``model``: from a fresh
+    setup one per choice of opening hands, dealt at random too; else the
+    state itself."""
+    if not fresh:
+        return [(1.0, model.root_state())]
+    roots = model.open_roots()
+    full = roots[0][0][DECK] + tuple(t for h_ in roots[0][1] for t in h_)
+    return [(_hands_probability(full, dealt), st) for st, dealt in roots]
 
 
 def _hands_probability(full: tuple, dealt: tuple) -> float:

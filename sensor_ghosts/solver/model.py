@@ -788,9 +788,8 @@ class Model:
 
     def _successors(self, st: tuple) -> list[tuple]:
         out: list[tuple] = []
-        hands, deck, disc, head, pass2, active = st[HANDS], st[DECK], st[DISC], st[HEAD], st[PASS2], st[ACTIVE]
-        cards0 = (hands, deck, disc, head, pass2, active)
-        if not hands[active]:
+        cards0 = st[HANDS:PEND]
+        if not st[HANDS][st[ACTIVE]]:
             self._emit(self.grid_skip(st), cards0, 0, None, None, 0, out)
             return out
         for bolster, base, useful_only in self._bolstered(st):

@@ -328,6 +328,13 @@ class _Cards:
         return Deal(tuple(first), tuple(ranking))
 
 
+def dealt_of(path: list) -> tuple | None:
+    """The opening hands an open-mode search dealt at the root of ``path``
+    (its record ('deal', hands)); None when it started from dealt hands."""
+    rec = path[0][1]
+    return rec[1] if isinstance(rec, tuple) and rec[0] == "deal" else None
+
+
 def build_plan(
     model: Model, path: list, mode: str, dealt: tuple | None = None, deal: Deal | None = None
 ) -> Plan:

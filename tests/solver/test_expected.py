@@ -14,7 +14,7 @@ from sensor_ghosts.rules.state import DiscardEntry, GameState, Status, initial_s
 from sensor_ghosts.solver import expected
 from sensor_ghosts.solver.api import solve
 from sensor_ghosts.solver.expected import FlightPath, PathBound, flight_needs, path_lower_bound
-from sensor_ghosts.solver.model import DECK, HANDS, PEND, Model
+from sensor_ghosts.solver.model import HANDS, PEND, Model
 from sensor_ghosts.solver.plan import build_plan
 
 
@@ -178,6 +178,4 @@ def test_expected_mode_says_how_it_knows():
 
 def _probability(fp: FlightPath, model_e: Model) -> float:
     """The plan's win probability from a fresh setup, over the opening hands."""
-    roots = model_e.open_roots()
-    full = roots[0][0][DECK] + tuple(t for h in roots[0][1] for t in h)
-    return sum(expected._hands_probability(full, dealt) * fp.win(0, st[HANDS:PEND]) for st, dealt in roots)
+    return sum(pr * fp.win(0, st[HANDS:PEND]) for pr, st in expected.opening(model_e, True))
