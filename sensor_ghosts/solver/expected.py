@@ -1,6 +1,6 @@
 """Expected mode (RULES.md §15): draws are random; maximise the win probability.
 
-Two methods, each sound on its own:
+Three methods, each sound on its own, tried in this order:
 
 * **A fixed flight plan** (``FlightPath``, the lower bound). Fewest-turn
   plans (``search``, ``split``: open mode's, and deal mode's for a few seeded
@@ -16,6 +16,9 @@ Two methods, each sound on its own:
   drawn (decided without rounding) the optimum is 1. When open mode proves
   that no deck order wins, the optimum is 0: a strategy's winning run is an
   open-mode plan.
+* **A strategy that adapts to the draws** (``adaptive.SureWin``): an AND-OR
+  search for one that wins whatever is drawn, within the fewest turns open
+  mode needs, then one or two more. When it finds one the optimum is 1.
 * **Expectimax** over model states with explicit flips
   (``Model(mode='expected')``): a turn is a decision (bolster, command(s)),
   then the draw (chance: the deck is a uniformly random order of its cards,
@@ -31,9 +34,12 @@ Two methods, each sound on its own:
   behind the upper bound); the maximum and the expectation of intervals are
   intervals, so the result brackets the true value.
 
-The answer is exact when the flight plan wins for certain or the expectimax
-finishes; else it is the interval [best of both lower bounds, expectimax's
-upper bound], and ``SolveResult.method`` says where each end comes from.
+The answer is exact when a flight plan or an adaptive strategy wins for
+certain, or the expectimax finishes; else it is the interval [the better
+lower bound of the flight plans and the expectimax, the expectimax's upper
+bound], and ``SolveResult.method`` says where each end comes from. The
+budget: the open-mode flight plans up to half of it, the adaptive search to
+70 %, deal mode's flight plans to 85 %, the expectimax the rest.
 
 Not covered: the two-player three-card wild ([D18]) uses the deck's top card,
 a chance event inside a decision; this mode refuses two-player games.
@@ -50,6 +56,7 @@ from math import comb
 
 from ..rules.state import GameState, initial_state, random_deal
 from . import split
+from .adaptive import SureWin
 from .model import DECK, DISC, HANDS, PASS2, PEND, Branch, Model, pay_class
 from .plan import build_plan, dealt_of
 from .search import INF, Heuristic, astar
@@ -271,18 +278,18 @@ def flight_text(model: Model, path: list, mode: str) -> list[str]:
 
 def path_lower_bound(
     start: GameState, fresh: bool, deadline: float | None = None, max_nodes: int | None = None,
-    deals: int = 4,
+    deals: int = 4, open_plans: bool = True,
 ) -> PathBound:
     """The best win probability of fewest-turn flight plans followed whatever
     is drawn (``FlightPath``; from a fresh setup averaged over the opening
-    hands). The plans: open mode's, then, from a fresh setup, deal mode's for
-    ``deals`` seeded random deals (other ways through the grid), while the
-    budget lasts. An open mode proven unsolvable makes the optimum 0: every
-    winning run of a strategy is an open-mode plan (the deck order it met,
-    its flips)."""
+    hands). The plans: open mode's (unless not ``open_plans``), then, from a
+    fresh setup, deal mode's for ``deals`` seeded random deals (other ways
+    through the grid), while the budget lasts. An open mode proven
+    unsolvable makes the optimum 0: every winning run of a strategy is an
+    open-mode plan (the deck order it met, its flips)."""
     model_e = Model(start, "expected")
     starts = [(pr, st[HANDS:PEND]) for pr, st in opening(model_e, fresh)]
-    instances = [(start, "open")]
+    instances = [(start, "open")] if open_plans else []
     if fresh:
         instances += [(initial_state(start.setup, random_deal(start.setup, random.Random(k))), "deal")
                       for k in range(deals)]
@@ -331,25 +338,49 @@ def solve_expected(
     t0 = time.perf_counter() if t0 is None else t0
     if start.options.players == 2:
         raise SolverInputError("expected mode does not cover two-player games (the [D18] wild draws mid-command)")
-    # First fixed flight plans (a lower bound, often certain), in up to half the time.
-    bound = path_lower_bound(start, fresh, None if timeout is None else t0 + timeout / 2, max_nodes)
-    path_note = (f"a fixed {bound.turns}-turn flight plan, its cards chosen as they come"
-                 if bound.turns is not None else "no flight plan found")
-    if bound.certain or bound.impossible:
-        p = 1.0 if bound.certain else 0.0
+    def by(share: float) -> float | None:
+        """The deadline at ``share`` of the budget."""
+        return None if timeout is None else t0 + share * timeout
+
+    def settled(p: float, method: str, flight: list[str] | None = None, nodes: int = 0) -> SolveResult:
         return SolveResult(
-            status="solved" if bound.certain else "unsolvable", plan=None, turns=None, bound=None, nodes=0,
+            status="solved" if p else "unsolvable", plan=None, turns=None, bound=None, nodes=nodes,
             seconds=time.perf_counter() - t0, mode="expected", objective="probability", win_probability=p,
-            lower=p, upper=p, flight=bound.flight,
-            method=(f"a fixed {bound.turns}-turn flight plan wins whatever is drawn" if bound.certain
-                    else "no deck order wins (open mode)"),
+            lower=p, upper=p, flight=flight, method=method,
         )
+
+    # First open mode's fixed flight plans (a lower bound, often certain).
+    bound = path_lower_bound(start, fresh, by(0.5), max_nodes, deals=0)
+    if bound.certain:
+        return settled(1.0, f"a fixed {bound.turns}-turn flight plan wins whatever is drawn", bound.flight)
+    if bound.impossible:
+        return settled(0.0, "no deck order wins (open mode)")
     model = Model(start, "expected")
     h = Heuristic(model)
+    roots = opening(model, fresh)
+    nodes = 0
+    # Then a strategy that adapts to the draws and still wins whatever is
+    # drawn (``adaptive``), from the fewest turns open mode needs.
+    if bound.turns is not None and model.actions_per_turn == 1:
+        sure = SureWin(model, h, deadline=by(0.7), max_nodes=max_nodes, progress=progress)
+        for turns in range(bound.turns, bound.turns + 3):
+            won = sure.within([st for _pr, st in roots], turns)
+            if won:
+                return settled(1.0, f"a strategy adapting to the draws wins whatever is drawn within {turns} "
+                               "turns (AND-OR search)", nodes=sure.nodes)
+            if won is None:
+                break
+        nodes = sure.nodes
+    # Then deal mode's flight plans, other ways through the grid.
+    if fresh:
+        more = path_lower_bound(start, fresh, by(0.85), max_nodes, open_plans=False)
+        if more.probability > bound.probability:
+            bound = more
+    path_note = (f"a fixed {bound.turns}-turn flight plan, its cards chosen as they come"
+                 if bound.turns is not None else "no flight plan found")
     if h.relaxed is not None and timeout is not None:
         h.relaxed.deadline = t0 + timeout  # past it a relaxed search gives up (a weaker bound)
     memo: dict[tuple, float] = {}
-    nodes = 0
     exhausted = False
 
     def value(st: tuple) -> tuple[float, float]:
@@ -357,7 +388,9 @@ def solve_expected(
         got = memo.get(st)
         if got is not None:
             return got, got
-        if exhausted:
+        # The clock on every state: one state's successors can take 0.1 s.
+        if exhausted or (timeout is not None and time.perf_counter() - t0 > timeout):
+            exhausted = True
             return 0.0, 1.0
         # Lost for sure: no virus within reach, or (second pass) more turns
         # needed than draws left (``Heuristic.bounds``; the relaxed game there).
@@ -365,10 +398,7 @@ def solve_expected(
             memo[st] = 0.0
             return 0.0, 0.0
         nodes += 1
-        if (max_nodes is not None and nodes > max_nodes) or (
-            # The clock on every node: one node's successors can take 0.1 s.
-            timeout is not None and time.perf_counter() - t0 > timeout
-        ):
+        if max_nodes is not None and nodes > max_nodes:
             exhausted = True
             return 0.0, 1.0
         if progress is not None and nodes % 5000 == 0:
@@ -404,7 +434,7 @@ def solve_expected(
         return best_lo, best_hi
 
     lo = hi = 0.0
-    for pr, st in opening(model, fresh):
+    for pr, st in roots:
         a, b = value(st)
         lo += pr * a
         hi += pr * b

@@ -21,8 +21,8 @@ With T the fewest turns (found first by the A* under 'turns-only'), an A* over
 (turn, grid, card state) finds the fewest cards among T-turn plans:
 
 * **Grid half once per grid.** A grid state's turns on turn t are worked out
-  once per pod move, whatever the cards (``_Grid.live``), and only the turns
-  that can still be part of a win on turn T are followed (``_Grid._fits``: a
+  once per pod move, whatever the cards (``GridHalf.live``), and only the turns
+  that can still be part of a win on turn T are followed (``GridHalf._fits``: a
   win only on the last turn; else a next grid whose admissible turn bounds,
   ``search.Heuristic``, fit in the turns left, checked once per grid and turn).
 * **Card half once per hand.** What the cards can pay for, by pay class and
@@ -122,7 +122,7 @@ def after_payment(cards: tuple, paid: tuple) -> tuple:
     return (hands_after, deck, tuple(sorted(disc + played)), arrow, pass2, active)
 
 
-class _Grid:
+class GridHalf:
     """The grid half: every grid state's turns, worked out once, and which of
     them can still lead to a win at exactly turn T."""
 
@@ -131,7 +131,7 @@ class _Grid:
         self.T = turns
         self.h = heuristic or Heuristic(model)
         self._live: dict[tuple, dict] = {}
-        self._alive: dict[tuple, bool] = {}
+        self._bound: dict[tuple, int] = {}
 
     def _fits(self, nxt: tuple | None, left: int) -> bool:
         """Whether a turn into ``nxt`` (None: a win) with ``left`` turns after
@@ -140,13 +140,20 @@ class _Grid:
         once per grid and turn)."""
         if nxt is None or not left:
             return nxt is None and not left
-        key = (nxt, left)
-        got = self._alive.get(key)
+        return self.turns_needed(nxt, left) <= left
+
+    def turns_needed(self, gk: tuple, left: int) -> int:
+        """An admissible bound on the turns grid ``gk`` needs to win, capped
+        at ``left + 1`` ("more than ``left``"), worked out once per grid and
+        cap. (One action a turn, so the relaxed game is there.)"""
+        key = (gk, left)
+        got = self._bound.get(key)
         if got is None:
-            st = _as_state(nxt, _NO_CARDS)
-            h = self.h
-            # (``applies``: one action a turn, so the relaxed game is there.)
-            got = self._alive[key] = h.turns(st) <= left and h.relaxed.turns(st, left + 1) <= left
+            st = _as_state(gk, _NO_CARDS)
+            got = self.h.turns(st)
+            if got <= left:
+                got = self.h.relaxed.turns(st, left + 1)
+            self._bound[key] = got = min(got, left + 1)
         return got
 
     def live(self, gk: tuple, t: int) -> dict:
@@ -197,7 +204,7 @@ def fewest_cards(
     the search for ``turns`` used (its learned bounds carry over)."""
     t_start = time.perf_counter()
     last_report = t_start
-    grid = _Grid(model, turns, heuristic)
+    grid = GridHalf(model, turns, heuristic)
     base = model.branch_of(roots[0][0])
     players = model.players
     by_hand: dict[tuple, dict[tuple, set]] = {}

@@ -98,3 +98,15 @@ def near_earth(seed: int, options: RuleOptions | None = None, rows: tuple[int, .
             [(r, c) for r in (5, 6, 7) for c in range(1, 6) if isinstance(grid[r - 1][c - 1], Slot)]
         )
     return st.evolve(**changes)
+
+
+def late_endgame(seed: int, keep: int) -> GameState:
+    """Near Earth on the second pass with ``keep`` cards left in the deck: a
+    game of a few turns at most, where the expectimax finishes."""
+    from sensor_ghosts.rules.state import DiscardEntry
+
+    st = near_earth(seed)
+    deck = tuple(st.deck)
+    # The rest of the deck and the Wild were played: under the pile's top card.
+    gone = tuple(DiscardEntry(c) for c in deck[keep:] + (st.setup.command_cards.wild.id,))
+    return st.evolve(deck=deck[:keep], discard=gone + st.discard, second_pass=True)

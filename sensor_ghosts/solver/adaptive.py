@@ -1,0 +1,200 @@
+"""Expected mode: a strategy that wins whatever is drawn, adapting to the draws.
+
+A fixed flight plan (``expected.FlightPath``) wins for certain only when one
+way through the grid suits every draw. Often the optimum is still 1 because
+the player may change course after seeing the cards: ``SureWin`` decides that,
+within a number of turns, by an AND-OR search (a proof that some strategy
+wins, not a probability):
+
+* a position (grid, cards) is won within ``left`` turns when some action,
+  paid for by some command the hand allows, wins at once, or leads, **for
+  every draw** that follows, to a re-scan outcome (chosen after that draw,
+  before any later one, §15) that is won within ``left - 1`` turns;
+* the model is the expected-mode one (``Model(mode='expected')``): every flip
+  (Deep Scan or re-scan) is explicit, so a strategy's flips are fixed when it
+  makes them, never decided later to suit a draw;
+* a turn's two halves are worked out apart, as in ``split``: the grid half
+  (bolster, action, pod move, re-scan outcomes: ``Model.grid_moves``) once
+  per grid, the card half (what a hand can pay for:
+  ``split.hand_payments``; the draw: ``Model.after_draw``) once per card
+  state. They meet on the pay class and the pod's move;
+* exact pruning: a grid whose admissible turn bound (the relaxed game,
+  ``split.GridHalf.turns_needed``) exceeds the turns left cannot be won in
+  time, and on the second pass at most the deck's cards + 1 turns are left
+  (every turn but the last draws a card; an empty deck then loses, [D15]);
+  a draw that runs the second-pass deck dry is a loss;
+* transpositions: a position won within some number of turns is won within
+  more; one not won within some number is not won within fewer.
+
+A proof makes the expected-mode optimum exactly 1. Not finding one within some
+number of turns says nothing about the optimum (a longer strategy, or a
+probability below 1). Without the §12 second action only (one action a
+turn); not for two players (their [D18] wild draws mid-command, and expected
+mode refuses them).
+"""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Callable
+
+from . import split
+from .model import DECK, HANDS, PASS2, PEND, POD, Model, pay_class
+from .search import Heuristic
+
+
+class _OutOfBudget(Exception):
+    pass
+
+
+def _first(pair: tuple) -> int:
+    return pair[0]
+
+
+def _fewest_first(paid: tuple) -> tuple:
+    """A payment's (hands after, cards played, heading after) in a fixed
+    order, fewest cards first (a set's order would change with the hash
+    seed)."""
+    hands_after, played, arrow = paid
+    return len(played), played, hands_after, str(arrow)
+
+
+class SureWin:
+    """The AND-OR search of the module docstring, its proofs kept between
+    calls (so a larger number of turns reuses them)."""
+
+    def __init__(
+        self,
+        model: Model,
+        heuristic: Heuristic | None = None,
+        *,
+        deadline: float | None = None,
+        max_nodes: int | None = None,
+        progress: Callable[[dict], None] | None = None,
+    ):
+        assert model.mode == "expected" and model.actions_per_turn == 1 and model.players != 2
+        self.m = model
+        self.grid = split.GridHalf(model, 0, heuristic)  # its turn bounds only
+        self.deadline = deadline
+        self.max_nodes = max_nodes
+        self.progress = progress
+        self.nodes = 0
+        self._t0 = time.perf_counter()
+        # position -> the fewest turns it was proven won within / the most it
+        # was proven not won within
+        self._won: dict[tuple, int] = {}
+        self._lost: dict[tuple, int] = {}
+        self._moves: dict[tuple, dict] = {}
+        self._pays: dict[tuple, dict] = {}
+        self._draws: dict[tuple, list] = {}
+
+    def within(self, roots: list[tuple], turns: int) -> bool | None:
+        """Whether from every model state of ``roots`` (e.g. one per opening
+        hand) some strategy wins within ``turns`` turns whatever is drawn;
+        None when the budget ran out first."""
+        try:
+            return all(self._won_within(split._grid_key(st), st[HANDS:PEND], turns) for st in roots)
+        except _OutOfBudget:
+            return None
+
+    def _grid_turns(self, gk: tuple, pod: tuple | None, left: int) -> dict[tuple, list]:
+        """pay class -> the actions of that class from grid ``gk`` (the pod
+        moving by ``pod``; ``split.SKIP``: the turn of a player without
+        cards) that may still win within ``left`` turns, each as (wins at
+        once, its re-scan outcomes' grids that may), wins first, then the
+        most promising (smallest turn bound)."""
+        key = (gk, pod, left)
+        got = self._moves.get(key)
+        if got is None:
+            st = split._as_state(gk, split._NO_CARDS)
+            if pod == split.SKIP:
+                ends = [(split.SKIP, self.m.grid_skip(st))]
+            else:
+                ends = [(pay_class(act), end) for act, end in self.m.grid_moves(st, pod)]
+            ranked: dict[tuple, list] = {}
+            bound = self.grid.turns_needed
+            for pc, end in ends:
+                if end is None:
+                    continue
+                won, data = end
+                if won:
+                    ranked.setdefault(pc, []).append((-1, True, ()))
+                    continue
+                nexts = sorted(((bound(g2, left - 1), g2) for g2 in split._next_grids(end)), key=_first) if left > 1 else []
+                nexts = [(b, g2) for b, g2 in nexts if b <= left - 1]
+                if nexts:
+                    ranked.setdefault(pc, []).append((nexts[0][0], False, tuple(g2 for _b, g2 in nexts)))
+            got = self._moves[key] = {pc: [(w, n) for _b, w, n in sorted(acts, key=lambda a: a[:2])]
+                                      for pc, acts in ranked.items()}
+        return got
+
+    def _commands(self, cards: tuple, gk: tuple) -> dict[tuple, list]:
+        """(pay class, pod move) -> the card states after each command that
+        pays for it from grid ``gk`` (before the draw), fewest cards played
+        first; (SKIP, SKIP) for a player without cards (§9). Kept per card
+        state and pod position (the pod's moves depend on where it is)."""
+        key = (cards, gk[POD])
+        got = self._pays.get(key)
+        if got is None:
+            hands, _deck, _disc, head, _pass2, active = cards
+            if not hands[active]:
+                got = {(split.SKIP, split.SKIP): [cards]}
+            else:
+                base = self.m.branch_of(split._as_state(gk, split._NO_CARDS))
+                got = {
+                    k: [split.after_payment(cards, paid) for paid in sorted(what, key=_fewest_first)]
+                    for k, what in split.hand_payments(self.m, base, hands, head, active).items()
+                }
+            self._pays[key] = got
+        return got
+
+    def _drawn(self, cards1: tuple) -> list[tuple]:
+        got = self._draws.get(cards1)
+        if got is None:
+            got = self._draws[cards1] = [cards2 for cards2, _drawn in self.m.after_draw(cards1)]
+        return got
+
+    def _won_within(self, gk: tuple, cards: tuple, left: int) -> bool:
+        if cards[PASS2 - HANDS]:
+            left = min(left, len(cards[DECK - HANDS]) + 1)
+        key = (gk, cards)
+        if self._won.get(key, left + 1) <= left:
+            return True
+        if self._lost.get(key, -1) >= left:
+            return False
+        self._tick()
+        won = left >= 1 and self.grid.turns_needed(gk, left) <= left and self._some_turn_wins(gk, cards, left)
+        if won:
+            self._won[key] = left
+        else:
+            self._lost[key] = left
+        return won
+
+    def _some_turn_wins(self, gk: tuple, cards: tuple, left: int) -> bool:
+        for (pc, pod), after in self._commands(cards, gk).items():
+            actions = self._grid_turns(gk, pod, left).get(pc)
+            if not actions:
+                continue
+            if actions[0][0]:
+                return True  # a win on this command: no draw (§4)
+            for cards1 in after:
+                draws = self._drawn(cards1)
+                if not draws:
+                    continue  # the second-pass deck runs dry: lost
+                for _won, nexts in actions:
+                    if all(any(self._won_within(g2, cards2, left - 1) for g2 in nexts) for cards2 in draws):
+                        return True
+        return False
+
+    def _tick(self) -> None:
+        self.nodes += 1
+        if self.nodes & 127:
+            return
+        if self.max_nodes is not None and self.nodes > self.max_nodes:
+            raise _OutOfBudget
+        now = time.perf_counter()
+        if self.deadline is not None and now > self.deadline:
+            raise _OutOfBudget
+        if self.progress is not None and not self.nodes % 5000:
+            self.progress({"nodes": self.nodes, "states": len(self._won) + len(self._lost), "open": 0,
+                           "bound": 0, "seconds": now - self._t0})
