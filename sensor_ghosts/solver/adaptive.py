@@ -92,10 +92,17 @@ class SureWin:
         """Whether from every model state of ``roots`` (e.g. one per opening
         hand) some strategy wins within ``turns`` turns whatever is drawn;
         None when the budget ran out first."""
+        relaxed = self.grid.h.relaxed
+        outer = relaxed.deadline
+        if self.deadline is not None:
+            # A relaxed search still running then stops with a weaker bound.
+            relaxed.deadline = self.deadline if outer is None else min(outer, self.deadline)
         try:
             return all(self._won_within(split._grid_key(st), st[HANDS:PEND], turns) for st in roots)
         except _OutOfBudget:
             return None
+        finally:
+            relaxed.deadline = outer
 
     def _grid_turns(self, gk: tuple, pod: tuple | None, left: int) -> dict[tuple, list]:
         """pay class -> the actions of that class from grid ``gk`` (the pod
@@ -114,6 +121,8 @@ class SureWin:
             ranked: dict[tuple, list] = {}
             bound = self.grid.turns_needed
             for pc, end in ends:
+                if self.deadline is not None and time.perf_counter() > self.deadline:
+                    raise _OutOfBudget  # (before anything is kept)
                 if end is None:
                     continue
                 won, data = end
@@ -187,9 +196,9 @@ class SureWin:
         return False
 
     def _tick(self) -> None:
+        # The clock on every position: one position's grid turns may take
+        # many relaxed searches.
         self.nodes += 1
-        if self.nodes & 127:
-            return
         if self.max_nodes is not None and self.nodes > self.max_nodes:
             raise _OutOfBudget
         now = time.perf_counter()

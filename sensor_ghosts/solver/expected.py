@@ -288,7 +288,7 @@ def path_lower_bound(
     unsolvable makes the optimum 0: every winning run of a strategy is an
     open-mode plan (the deck order it met, its flips)."""
     model_e = Model(start, "expected")
-    starts = [(pr, st[HANDS:PEND]) for pr, st in opening(model_e, fresh)]
+    starts = sorted(((pr, st[HANDS:PEND]) for pr, st in opening(model_e, fresh)), key=lambda x: -x[0])
     instances = [(start, "open")] if open_plans else []
     if fresh:
         instances += [(initial_state(start.setup, random_deal(start.setup, random.Random(k))), "deal")
@@ -310,14 +310,19 @@ def path_lower_bound(
                 return done()
             model, path = found
             fp = FlightPath(model_e, flight_needs(model, path), deadline)
+            # Opening hand by opening hand, the likeliest first: when time runs
+            # out, the hands not yet worked out count as losses (still a
+            # lower bound; four players have 345 hands).
+            p, sure, timed_out = 0.0, True, False
             try:
-                sure = all(fp.certain(0, cards) for _pr, cards in starts)
-                p = 1.0 if sure else sum(pr * fp.win(0, cards) for pr, cards in starts)
+                for pr, cards in starts:
+                    sure = sure and fp.certain(0, cards)
+                    p += pr * (1.0 if sure else fp.win(0, cards))
             except OutOfTime:
-                return done()
+                sure, timed_out = False, True
             if best.turns is None or p > best.probability:
                 best, source = PathBound(p, sure, len(path) - 1), (model, path, mode)
-            if sure:
+            if sure or timed_out:
                 return done()
         if deadline is not None and time.perf_counter() > deadline:
             break

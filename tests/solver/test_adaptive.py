@@ -6,6 +6,7 @@ expectimax, and through the rules engine."""
 from __future__ import annotations
 
 import random
+import time
 
 import pytest
 from instances import late_endgame, near_earth
@@ -135,3 +136,15 @@ def test_every_root_must_be_won():
     sure = SureWin(model)
     assert sure.within([root], 2) and not sure.within([dry], 2)
     assert not sure.within([root, dry], 2)
+
+
+def test_the_budget_holds_where_grid_checks_are_slow():
+    # Setup 120: the relaxed game's checks of one position's grid turns take
+    # seconds; the search used to read the clock every 128 positions and
+    # overran a 10 s budget by 73 s. Now it stops about on time: unknown.
+    setup = generate_setup(seed=120)
+    model = Model(initial_state(setup, setup.deal), "expected")
+    roots = [st for st, _ in model.open_roots()]
+    t0 = time.perf_counter()
+    assert SureWin(model, deadline=t0 + 0.5).within(roots, 13) is None
+    assert time.perf_counter() - t0 < 3.0

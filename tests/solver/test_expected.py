@@ -170,3 +170,30 @@ def test_expected_mode_says_how_it_knows():
 def _probability(fp: FlightPath, model_e: Model) -> float:
     """The plan's win probability from a fresh setup, over the opening hands."""
     return sum(pr * fp.win(0, st[HANDS:PEND]) for pr, st in expected.opening(model_e, True))
+
+
+def test_hands_left_when_time_runs_out_count_as_losses(monkeypatch):
+    # The opening hands are worked out likeliest first; when the budget ends
+    # after three of them, the bound is what those three give (four players
+    # have 345 hands, and one may take seconds).
+    setup = quick_setup(5)
+    start = initial_state(setup, setup.deal)
+    full = path_lower_bound(start, True, deals=0)
+    assert 0.5 < full.probability < 1 and not full.certain
+    model_e = Model(start, "expected")
+    model, path = _open_plans(start, True)[0]
+    fp = FlightPath(model_e, flight_needs(model, path))
+    hands = sorted(((pr, st[HANDS:PEND]) for pr, st in expected.opening(model_e, True)), key=lambda x: -x[0])
+    want = sum(pr * fp.win(0, cards) for pr, cards in hands[:3])
+    win, calls = FlightPath.win, []
+
+    def win_then_out(self, i, cards):
+        calls.append(cards)
+        if len(calls) > 3:
+            raise expected.OutOfTime
+        return win(self, i, cards)
+
+    monkeypatch.setattr(FlightPath, "win", win_then_out)
+    partial = path_lower_bound(start, True, deals=0)
+    assert partial.probability == pytest.approx(want) and want < full.probability
+    assert not partial.certain and partial.turns == full.turns
