@@ -39,7 +39,7 @@ def _sure(model: Model, st: tuple, left: int, memo: dict) -> bool:
     plain grid distance, ``Heuristic.turns``: not the relaxed game.)"""
     key = (st, left)
     if key not in memo:
-        h = memo.setdefault("h", Heuristic(model))
+        h = memo.get("h") or memo.setdefault("h", Heuristic(model))
         memo[key] = left >= 1 and h.turns(st) <= left and any(
             any(won for outs in by_draw.values() for _s, _r, won in outs)
             or all(any(_sure(model, s2, left - 1, memo) for s2, _r, _w in outs) for outs in by_draw.values())
@@ -51,9 +51,10 @@ def _sure(model: Model, st: tuple, left: int, memo: dict) -> bool:
 @pytest.mark.parametrize(
     ("options", "seeds"),
     [
-        # (Seeds 7, 8, 18 and 19 are left out: the reference takes seconds there.)
-        (None, (0, 1, 2, 3, 4, 5, 6, 9, 10, 11, 12, 13, 14, 15, 16, 17)),
-        (RuleOptions(players=3), (0, 1, 3, 4, 6, 8, 9)),  # helpers and skips (§9)
+        # (Seeds 7 and 19, and 7 with three players, are left out: the
+        # reference takes seconds there.)
+        (None, (0, 1, 2, 3, 4, 5, 6, 8, 9, 10, 11, 12, 13, 14, 15, 16, 17, 18)),
+        (RuleOptions(players=3), (0, 1, 2, 3, 4, 5, 6, 8, 9)),  # helpers and skips (§9)
     ],
     ids=["solo", "3p"],
 )
