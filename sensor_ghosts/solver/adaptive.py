@@ -98,7 +98,7 @@ class SureWin:
             # A relaxed search still running then stops with a weaker bound.
             relaxed.deadline = self.deadline if outer is None else min(outer, self.deadline)
         try:
-            return all(self._won_within(split._grid_key(st), st[HANDS:PEND], turns) for st in roots)
+            return all(self._won_within(split.grid_key(st), st[HANDS:PEND], turns) for st in roots)
         except _OutOfBudget:
             return None
         finally:
@@ -113,7 +113,7 @@ class SureWin:
         key = (gk, pod, left)
         got = self._moves.get(key)
         if got is None:
-            st = split._as_state(gk, split._NO_CARDS)
+            st = split.as_state(gk, split.NO_CARDS)
             if pod == split.SKIP:
                 ends = [(split.SKIP, self.m.grid_skip(st))]
             else:
@@ -129,8 +129,8 @@ class SureWin:
                 if won:
                     ranked.setdefault(pc, []).append((-1, True, ()))
                     continue
-                nexts = sorted(((bound(g2, left - 1), g2) for g2 in split._next_grids(end)), key=_first) if left > 1 else []
-                nexts = [(b, g2) for b, g2 in nexts if b <= left - 1]
+                nexts = [(b, g2) for g2 in split.next_grids(end) if left > 1 and (b := bound(g2, left - 1)) < left]
+                nexts.sort(key=_first)
                 if nexts:
                     ranked.setdefault(pc, []).append((nexts[0][0], False, tuple(g2 for _b, g2 in nexts)))
             got = self._moves[key] = {pc: [(w, n) for _b, w, n in sorted(acts, key=lambda a: a[:2])]
@@ -149,7 +149,7 @@ class SureWin:
             if not hands[active]:
                 got = {(split.SKIP, split.SKIP): [cards]}
             else:
-                base = self.m.branch_of(split._as_state(gk, split._NO_CARDS))
+                base = self.m.branch_of(split.as_state(gk, split.NO_CARDS))
                 got = {
                     k: [split.after_payment(cards, paid) for paid in sorted(what, key=_fewest_first)]
                     for k, what in split.hand_payments(self.m, base, hands, head, active).items()

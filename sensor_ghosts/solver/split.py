@@ -65,7 +65,7 @@ from .search import Heuristic, SearchOutcome
 
 # The card half of a state that stands for its grid only (the bounds and
 # ``Model.grid_moves`` read no card).
-_NO_CARDS = ((), (), (), None, False, 0)
+NO_CARDS = ((), (), (), None, False, 0)
 # The pay class of a turn whose active player holds no card (§9).
 SKIP = ("skip", None)
 # One action of each pay class: the same cards pay for every action of a class.
@@ -75,18 +75,21 @@ _ONE_OF_EACH = [(k, d) for k in (FLY, PEEK) for d in DIRECTIONS] + [(SHIFT, 0), 
 def applies(model: Model, roots: list[tuple[tuple, object]]) -> bool:
     """Whether a turn's grid half is its action's and the pod's move alone
     (module docstring): one action a turn, lazily decided flips."""
-    return model.actions_per_turn == 1 and model.lazy and len({_grid_key(st) for st, _ in roots}) == 1
+    return model.actions_per_turn == 1 and model.lazy and len({grid_key(st) for st, _ in roots}) == 1
 
 
-def _grid_key(st: tuple) -> tuple:
+def grid_key(st: tuple) -> tuple:
+    """A model state's grid half: its first seven fields and pending flips."""
     return st[:HANDS] + (st[PEND],)
 
 
-def _as_state(gk: tuple, cards: tuple) -> tuple:
+def as_state(gk: tuple, cards: tuple) -> tuple:
+    """The model state of grid half ``gk`` and card half ``cards`` (hands,
+    deck, discard pile, heading, second pass, active player)."""
     return (*gk[:HANDS], *cards, gk[HANDS])
 
 
-def _next_grids(end: tuple | None) -> list[tuple | None]:
+def next_grids(end: tuple | None) -> list[tuple | None]:
     """The grids a turn's grid end (``Model._grid_end``) leads to; None: a win."""
     if end is None:
         return []
@@ -149,7 +152,7 @@ class GridHalf:
         key = (gk, left)
         got = self._bound.get(key)
         if got is None:
-            st = _as_state(gk, _NO_CARDS)
+            st = as_state(gk, NO_CARDS)
             got = self.h.turns(st)
             if got <= left:
                 got = self.h.relaxed.turns(st, left + 1)
@@ -173,11 +176,11 @@ class GridHalf:
         got = table.get(pod)
         if got is None:
             left = self.T - t - 1  # turns left after this one
-            st = _as_state(gk, _NO_CARDS)
+            st = as_state(gk, NO_CARDS)
             if pod == SKIP:
-                moves = [(SKIP, nxt) for nxt in _next_grids(self.m.grid_skip(st))]
+                moves = [(SKIP, nxt) for nxt in next_grids(self.m.grid_skip(st))]
             else:
-                moves = [(pay_class(act), nxt) for act, end in self.m.grid_moves(st, pod) for nxt in _next_grids(end)]
+                moves = [(pay_class(act), nxt) for act, end in self.m.grid_moves(st, pod) for nxt in next_grids(end)]
             got = {}
             for pc, nxt in dict.fromkeys(moves):
                 if self._fits(nxt, left):
@@ -283,7 +286,7 @@ def fewest_cards(
         heapq.heappush(heap, (g + h, -big_l, -t, seq, key, g))
         seq += 1
 
-    gk0 = _grid_key(roots[0][0])
+    gk0 = grid_key(roots[0][0])
     for st, rec in roots:
         key = (0, gk0, st[HANDS:PEND])
         root_of[key] = (st, rec)
@@ -374,7 +377,7 @@ def _concrete(model: Model, root: tuple, steps: list, last_cards: tuple) -> list
         for st2, rec, ncards, won in model.successors(st, keep):
             if ncards != n or st2[HANDS:PEND] != want_cards:
                 continue
-            if (final and won and pay_class(rec[1][1]) == pc) or (not final and st2 == _as_state(gk2, want_cards)):
+            if (final and won and pay_class(rec[1][1]) == pc) or (not final and st2 == as_state(gk2, want_cards)):
                 path.append((st2, rec))
                 st = st2
                 break
