@@ -39,7 +39,7 @@ import time
 from collections.abc import Callable
 
 from . import split
-from .model import DECK, HANDS, PASS2, PEND, POD, Model, pay_class
+from .model import DECK, HANDS, PASS2, PEND, POD, Model
 from .search import Heuristic
 
 
@@ -113,14 +113,9 @@ class SureWin:
         key = (gk, pod, left)
         got = self._moves.get(key)
         if got is None:
-            st = split.as_state(gk, split.NO_CARDS)
-            if pod == split.SKIP:
-                ends = [(split.SKIP, self.m.grid_skip(st))]
-            else:
-                ends = [(pay_class(act), end) for act, end in self.m.grid_moves(st, pod)]
             ranked: dict[tuple, list] = {}
             bound = self.grid.turns_needed
-            for pc, end in ends:
+            for pc, end in self.grid.ends(gk, pod):
                 if self.deadline is not None and time.perf_counter() > self.deadline:
                     raise _OutOfBudget  # (before anything is kept)
                 if end is None:

@@ -159,6 +159,15 @@ class GridHalf:
             self._bound[key] = got = min(got, left + 1)
         return got
 
+    def ends(self, gk: tuple, pod: tuple | None) -> list[tuple[tuple, tuple | None]]:
+        """(pay class, grid end: ``Model._grid_end``) of every turn from grid
+        ``gk``, the pod moving by ``pod``; ``pod`` SKIP: the turn of a player
+        without cards (pay class SKIP, §9)."""
+        st = as_state(gk, NO_CARDS)
+        if pod == SKIP:
+            return [(SKIP, self.m.grid_skip(st))]
+        return [(pay_class(act), end) for act, end in self.m.grid_moves(st, pod)]
+
     def live(self, gk: tuple, t: int) -> dict:
         """pod move -> ``by_pod``'s answer, as far as asked (one table per
         grid and turn: a grid is a big tuple, slow to hash)."""
@@ -176,11 +185,7 @@ class GridHalf:
         got = table.get(pod)
         if got is None:
             left = self.T - t - 1  # turns left after this one
-            st = as_state(gk, NO_CARDS)
-            if pod == SKIP:
-                moves = [(SKIP, nxt) for nxt in next_grids(self.m.grid_skip(st))]
-            else:
-                moves = [(pay_class(act), nxt) for act, end in self.m.grid_moves(st, pod) for nxt in next_grids(end)]
+            moves = [(pc, nxt) for pc, end in self.ends(gk, pod) for nxt in next_grids(end)]
             got = {}
             for pc, nxt in dict.fromkeys(moves):
                 if self._fits(nxt, left):
