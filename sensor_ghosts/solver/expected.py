@@ -112,7 +112,7 @@ class FlightPath:
         self._memo: dict[tuple, tuple[bool, float, tuple | None]] = {}
         self._sure: dict[tuple, bool] = {}  # ``certain`` alone
         self._calls = 0
-        self._pays: dict[tuple, set] = {}
+        self._pays: dict[tuple, list] = {}
         self._draws: dict[tuple, list] = {}
 
     def win(self, i: int, cards: tuple) -> float:
@@ -159,7 +159,7 @@ class FlightPath:
         key = (hands, head, active, need, base.pod)
         what = self._pays.get(key)
         if what is None:
-            what = self._pays[key] = split.hand_payments(self.m, base, hands, head, active).get(need, set())
+            what = self._pays[key] = split.hand_payments(self.m, base, hands, head, active).get(need, [])
         return [split.after_payment(cards, paid) for paid in what]
 
     def _drawn(self, cards1: tuple) -> list[tuple[float, tuple]]:

@@ -137,6 +137,7 @@ class RelaxedBound:
         # Lower bounds learned by the searches, shared by them (kernel table).
         self._learned = kernel.new_table()
         self._learned_count = np.zeros(1, dtype=np.int64)
+        self._static = kernel.new_static_cache()
         # Wall-clock deadline (``time.perf_counter``) of the outer search's
         # budget: a search still running then stops with the smallest f still
         # open, a valid but weaker bound, not cached as exact.
@@ -229,17 +230,21 @@ class RelaxedBound:
             self._learned,
             self._learned_count,
             -1.0 if self.deadline is None else self.deadline,
+            *self._static,
         )
         self._timed_out = bool(timed_out)
         return int(value)
 
     def _make_room(self) -> None:
         """Past ``LEARNED_LIMIT`` entries (a table of about 30 MB) the learned
-        bounds start over, as a cache. (The kernel grows the table itself while
+        bounds start over, as a cache, and so do the kept static-rows tables
+        when half their keys are taken. (The kernel grows the table itself while
         it is smaller; it stops learning when the table is too full.)"""
         if self._learned_count[0] > LEARNED_LIMIT:
             self._learned = kernel.new_table()
             self._learned_count[0] = 0
+        if 2 * self._static[2][0] >= kernel.STATIC_CACHE:
+            self._static = kernel.new_static_cache()  # full: start over
 
     def _grid_bound(self, vir: int) -> np.ndarray:
         """Per cell, the model's grid distance to Earth through a row holding a

@@ -12,8 +12,12 @@ module is its search:
   two to an int64.
 * The lower bounds learned by earlier searches live in an open-addressing
   table on a numpy array (``_key_put``), owned by the ``RelaxedBound``.
-* The static-rows bound (``static_table``) is computed per search for each set
-  of moved rows it meets.
+* The static-rows bound (``static_table``) is computed for each set of moved
+  rows a search meets, and kept across the searches of an instance
+  (``new_static_cache``, owned by the ``RelaxedBound`` too): a table reads the
+  start's rotation only of the rows that did not move, so the key is those
+  rotations and the moved rows. Built afresh per search, the tables took a
+  third to a half of the searches' time in the split search.
 * Credits are capped at ``MAX_CREDITS``: no path can spend more (at most four
   shifts and a flip in each of the seven rows), and the cap keeps an
   exhaustive search finite.
@@ -239,6 +243,31 @@ def static_table(rot0, free, flags, any_stop, any_boost, lq, lr, lc, ln):
     return table
 
 
+@njit(cache=True, inline="always")
+def _row_bits(moved):
+    """The bits of a packed rotation (3 a row) of the rows in ``moved``."""
+    out = 0
+    for r in range(7):
+        if (moved >> r) & 1:
+            out |= 7 << (3 * r)
+    return out
+
+
+STATIC_CACHE = 1 << 12
+
+
+def new_static_cache() -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """Static-rows tables (``static_table``) kept across the searches of one
+    instance, by the start's rotations of the rows not moved and the moved
+    rows: keys (open addressing as ``_slot5``), tables, count. No more are
+    added once half the keys are taken."""
+    return (
+        np.full((STATIC_CACHE, 5), -1, dtype=np.int64),
+        np.empty((STATIC_CACHE, CREDIT_LAYERS + 1, N_CELLS), dtype=np.int64),
+        np.zeros(1, dtype=np.int64),
+    )
+
+
 @njit(cache=True)
 def _moved(diff):
     out = 0
@@ -447,7 +476,7 @@ def _mset(ms, r, v):
 def search(
     pos0, rot0, masks0, held, shields, credits, cap, need,
     flags, face, flippable, ch, nch, rescan_full, vir, to_earth, gridb, any_stop, any_boost,
-    lq, lr, lc, ln, learned, learned_count, deadline,
+    lq, lr, lc, ln, learned, learned_count, deadline, skeys, stabs, scount,
 ):
     """The card-free game with exact faces: the relaxed optimum from the given
     state, or ``cap`` when it is at least ``cap``. Returns (value, timed_out,
@@ -517,7 +546,20 @@ def search(
             h = x
         moved = _moved(((a >> 6) & ((1 << 21) - 1)) ^ rot0i)
         if not have_table[moved]:
-            tables[moved] = static_table(rot0, moved, flags, any_stop, any_boost, lq, lr, lc, ln)
+            # Kept across searches (``new_static_cache``): a table reads the
+            # start's rotation only of the rows that did not move.
+            skey = ((rot0i & ~_row_bits(moved)) << 7) | moved
+            si = _slot5(skeys, skey, 0, 0, 0, 0)
+            if skeys[si, 0] == -1:
+                tables[moved] = static_table(rot0, moved, flags, any_stop, any_boost, lq, lr, lc, ln)
+                if 2 * scount[0] < skeys.shape[0]:
+                    skeys[si, 0] = skey
+                    for t in range(1, 5):
+                        skeys[si, t] = 0
+                    stabs[si] = tables[moved]
+                    scount[0] += 1
+            else:
+                tables[moved] = stabs[si]
             have_table[moved] = True
         k = ((a >> 31) & 63) + ((a >> 37) & 63) + ((a >> 43) & 63)
         if k >= top:

@@ -99,21 +99,22 @@ def next_grids(end: tuple | None) -> list[tuple | None]:
     return [grid + (pend,) for grid, pend, _cols, _ops in data]
 
 
-def hand_payments(model: Model, base, hands: tuple, head, active: int) -> dict[tuple, set]:
+def hand_payments(model: Model, base, hands: tuple, head, active: int) -> dict[tuple, list]:
     """(pay class, pod move) -> every (hands after, cards played (sorted),
     heading after) of a command of player ``active`` with that key; ``base``:
     the branch before it (only the pod's position is read). Not for two
     players, whose [D18] wild plays the deck's top card: otherwise a command
     leaves the deck untouched and its cards join the discard pile, so what it
     can do depends on the hands and the heading alone."""
-    what: dict[tuple, set] = {}
+    what: dict[tuple, dict] = {}
     # Asked with an empty discard pile, a command's pile after it is the cards
     # it played, sorted: commands that differ only in the order of their cards
-    # leave the same.
+    # leave the same. (Kept in dicts, not sets: a heading is an Enum, whose
+    # hash, and so a set's order, changes with PYTHONHASHSEED.)
     for c in model.commands(base, (hands, (), (), head, False, active), frozenset(), actions=_ONE_OF_EACH):
         after = c[5]
-        what.setdefault((pay_class(c[1]), model.pod_move(c)), set()).add((after[0], after[2], after[3]))
-    return what
+        what.setdefault((pay_class(c[1]), model.pod_move(c)), {})[(after[0], after[2], after[3])] = None
+    return {k: list(v) for k, v in what.items()}
 
 
 def after_payment(cards: tuple, paid: tuple) -> tuple:
@@ -215,40 +216,41 @@ def fewest_cards(
     grid = GridHalf(model, turns, heuristic)
     base = model.branch_of(roots[0][0])
     players = model.players
-    by_hand: dict[tuple, dict[tuple, set]] = {}
-    pays: dict[tuple, dict] = {}
+    by_hand: dict[tuple, dict[tuple, list]] = {}
+    pays: dict[tuple, tuple[bool, dict]] = {}
 
-    def payments(cards: tuple) -> dict:
-        """(pay class, pod move) -> what pays for it from ``cards``: a list of
-        (cards after the command, cards played) (before the draw), or a set
-        of (hands after it, cards played, heading) for ``options``; (SKIP,
-        SKIP) for a player without cards (§9)."""
+    def payments(cards: tuple) -> tuple[bool, dict]:
+        """(pay class, pod move) -> what pays for it from ``cards``, with
+        whether that is final: a list of (cards after the command, cards
+        played) (before the draw), or else ``hand_payments``' (hands after it,
+        cards played, heading) for ``options``; (SKIP, SKIP) for a player
+        without cards (§9)."""
         got = pays.get(cards)
         if got is not None:
             return got
         hands, deck, disc, head, pass2, active = cards
         if not hands[active]:
-            got = pays[cards] = {(SKIP, SKIP): [(cards, 0)]}
+            got = pays[cards] = (True, {(SKIP, SKIP): [(cards, 0)]})
             return got
         if players == 2:
             # [D18] the third card of a wild is the deck's top: the deck counts.
-            got = {}
+            what: dict[tuple, dict] = {}
             for c in model.commands(base, cards, frozenset(), actions=_ONE_OF_EACH):
-                got.setdefault((pay_class(c[1]), model.pod_move(c)), set()).add((c[5], len(c[0])))
-            got = pays[cards] = {k: list(v) for k, v in got.items()}
+                what.setdefault((pay_class(c[1]), model.pod_move(c)), {})[(c[5], len(c[0]))] = None
+            got = pays[cards] = (True, {k: list(v) for k, v in what.items()})
             return got
-        what = by_hand.get((hands, head, active))
-        if what is None:
-            what = by_hand[(hands, head, active)] = hand_payments(model, base, hands, head, active)
-        pays[cards] = what
-        return what
+        by = by_hand.get((hands, head, active))
+        if by is None:
+            by = by_hand[(hands, head, active)] = hand_payments(model, base, hands, head, active)
+        got = pays[cards] = (False, by)
+        return got
 
     built: dict[tuple, list] = {}
 
-    def options(cards: tuple, k: tuple, what) -> list:
+    def options(cards: tuple, k: tuple, what: list, final: bool) -> list:
         """(cards after the command, cards played) for key ``k`` of
         ``payments(cards)``, built only for the keys a live grid turn asks for."""
-        if isinstance(what, list):
+        if final:
             return what
         got = built.get((cards, k))
         if got is None:
@@ -323,12 +325,13 @@ def fewest_cards(
             progress({"nodes": nodes, "states": len(best), "open": len(heap),
                       "bound": turns, "seconds": now - t_start})
         table = grid.live(gk, t)
-        for k, what in payments(cards).items():
+        final, table_k = payments(cards)
+        for k, what in table_k.items():
             pc, pod = k
             nexts = grid.by_pod(table, gk, t, pod).get(pc)
             if not nexts:
                 continue
-            for cards1, n in options(cards, k, what):
+            for cards1, n in options(cards, k, what, final):
                 g2 = g + n
                 hands, deck, disc, head, pass2, active = cards1
                 for nxt in nexts:

@@ -89,3 +89,35 @@ def test_static_bound_along_the_ships_row_uses_consecutive_cards(boost_slots, ex
     for j in boost_slots:
         flags[6, j] = kernel.CAN_BOOST
     assert _static_bound(flags, (7, 3)) == expected
+
+
+def test_static_tables_kept_across_searches_are_the_ones_a_search_would_build():
+    """The static-rows tables are kept across searches (``new_static_cache``)
+    by the start's rotations of the rows that did not move: a table must not
+    read the others. Every kept table equals one built afresh from a start
+    that agrees on the unmoved rows and is random on the moved ones."""
+    setup = generate_setup(seed=5)
+    m = Model(initial_state(setup, setup.deal), "deal")
+    h = Heuristic(m)
+    rb = h.relaxed
+    root = m.root_state()
+    # Searches from the start and from every state one turn on fill the cache.
+    for st, *_ in [(root,)] + m.successors(root):
+        rb.turns(st, 12)
+    keys, tables, count = rb._static
+    assert count[0] > 20
+    rng = random.Random(3)
+    checked = 0
+    for i in range(keys.shape[0]):
+        if keys[i, 0] == -1:
+            continue
+        moved = int(keys[i, 0]) & 127
+        rot = int(keys[i, 0]) >> 7
+        rot0 = np.array(
+            [rng.randrange(5) if (moved >> r) & 1 else (rot >> (3 * r)) & 7 for r in range(7)], dtype=np.int64
+        )
+        fresh = kernel.static_table(rot0, moved, rb._flags_np, rb._any_stop, rb._any_boost,
+                                    kernel.LINES_Q, kernel.LINES_R, kernel.LINES_C, kernel.LINES_N)
+        assert np.array_equal(fresh, tables[i]), (moved, rot0)
+        checked += 1
+    assert checked == count[0]
