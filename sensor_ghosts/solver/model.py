@@ -770,23 +770,27 @@ class Model:
         b.xrows = []
         return b
 
-    def successors(self, st: tuple, keep: Callable[[tuple], bool] | None = None) -> list[tuple]:
+    def successors(
+        self, st: tuple, keep: Callable[[tuple], bool] | None = None, pay: tuple | None = None
+    ) -> list[tuple]:
         """Every successor of a model state after one whole turn (with ``keep``:
         the won ones and those whose grid, the state's first seven fields,
-        ``keep`` accepts):
+        ``keep`` accepts; with ``pay``: only turns of that pay class, one
+        action a turn):
         (state', record, cards_played, won). ``record`` = (bolster, cmd1, cmd2,
         drawn, rescan, ops) where cmd = (cards, action, arrow, pod_dir, target_pos),
         ``rescan`` is the explicit choice (expected mode) or None, and ``ops`` logs
         the pattern-set operations (lazy modes)."""
         # ``keep`` reaches ``_emit`` (under every path that ends a turn) as
         # this attribute, set only for the duration of the call.
+        assert pay is None or not self.second_ok
         self._keep = keep
         try:
-            return self._successors(st)
+            return self._successors(st, pay)
         finally:
             self._keep = None
 
-    def _successors(self, st: tuple) -> list[tuple]:
+    def _successors(self, st: tuple, pay: tuple | None = None) -> list[tuple]:
         out: list[tuple] = []
         cards0 = st[HANDS:PEND]
         if not st[HANDS][st[ACTIVE]]:
@@ -798,6 +802,8 @@ class Model:
             grid_ends: dict | None = None if self.second_ok or self.pod_once else {}
             for c1 in self.commands(base, cards0, frozenset()):
                 order, act, arrow, pd, value, cards1, _ = c1
+                if pay is not None and pay_class(act) != pay:
+                    continue
                 if grid_ends is not None:
                     key = (act, self.pod_move(c1))
                     ends = grid_ends.get(key)

@@ -382,7 +382,7 @@ def _concrete(model: Model, root: tuple, steps: list, last_cards: tuple) -> list
         else:
             _, gk2, want_cards = steps[t + 1][0]
             keep = gk2[:HANDS].__eq__  # only successors into the next step's grid are drawn for
-        for st2, rec, ncards, won in model.successors(st, keep):
+        for st2, rec, ncards, won in model.successors(st, keep, None if pc == SKIP else pc):
             if ncards != n or st2[HANDS:PEND] != want_cards:
                 continue
             if (final and won and pay_class(rec[1][1]) == pc) or (not final and st2 == as_state(gk2, want_cards)):
