@@ -743,7 +743,12 @@ def search(
                             nw += 1
                         # the next parity starts from the row as it was
                         _mset(ms, ri, s)
-        # Waits: shields, the row ahead shifted once more, a credit.
+        # Waits: shields, or a credit. (A wait that shifts the row ahead once
+        # more is never better than one that earns a credit: the ship enters
+        # that row from another one before its rotation matters, and the
+        # credit can shift it then; a shift counts only modulo five, so at
+        # four shifts one fewer credit does. Kept only where credits are
+        # capped.)
         if nn + 3 > nxt.shape[0]:
             nxt = np.concatenate((nxt, np.empty_like(nxt)))
         rot1 = _end_rot(row, rot)
@@ -757,7 +762,7 @@ def search(
             if w == 0:
                 nxt[nn, 0] = _pk(pos, rot1, hv, min(2, sh + 1), cr0, crh0, fo0)
             elif w == 1:
-                if row + 1 > 7:
+                if row + 1 > 7 or cr0 + crh0 + 1 < MAX_CREDITS:
                     continue
                 nxt[nn, 0] = _pk(pos, _turned(rot1, row, 1), hv, sh, cr0, crh0, fo0)
             else:
