@@ -743,12 +743,13 @@ def search(
                             nw += 1
                         # the next parity starts from the row as it was
                         _mset(ms, ri, s)
-        # Waits: shields, or a credit. (A wait that shifts the row ahead once
+        # Waits: a shield, or a credit. (A wait that shifts the row ahead once
         # more is never better than one that earns a credit: the ship enters
         # that row from another one before its rotation matters, and the
         # credit can shift it then; a shift counts only modulo five, so at
         # four shifts one fewer credit does. Kept only where credits are
-        # capped.)
+        # capped. With two shields the shield wait is a plain wait, which
+        # the credit wait beats too.)
         if nn + 3 > nxt.shape[0]:
             nxt = np.concatenate((nxt, np.empty_like(nxt)))
         rot1 = _end_rot(row, rot)
@@ -760,7 +761,9 @@ def search(
             _mset(ms, row + 1, rescan(_mget(ms, row + 1), row + 1))
         for w in range(3):
             if w == 0:
-                nxt[nn, 0] = _pk(pos, rot1, hv, min(2, sh + 1), cr0, crh0, fo0)
+                if sh >= 2:
+                    continue  # no shield to gain: a plain wait, which a credit beats
+                nxt[nn, 0] = _pk(pos, rot1, hv, sh + 1, cr0, crh0, fo0)
             elif w == 1:
                 if row + 1 > 7 or cr0 + crh0 + 1 < MAX_CREDITS:
                     continue
