@@ -144,6 +144,9 @@ class RelaxedBound:
         self._learned = kernel.new_table()
         self._learned_count = np.zeros(1, dtype=np.int64)
         self._static = kernel.new_static_cache()
+        # Also the waits a credit wait beats (the kernel's ``every_wait``):
+        # for the tests, which check that leaving them out changes no value.
+        self.every_wait = False
         # Wall-clock deadline (``time.perf_counter``) of the outer search's
         # budget: a search still running then stops with the smallest f still
         # open, a valid but weaker bound, not cached as exact.
@@ -237,6 +240,7 @@ class RelaxedBound:
             self._learned_count,
             -1.0 if self.deadline is None else self.deadline,
             *self._static,
+            self.every_wait,
         )
         self._timed_out = bool(timed_out)
         return int(value)
