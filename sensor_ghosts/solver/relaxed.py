@@ -5,7 +5,7 @@ that is close to the truth: every turn of slack multiplies the states A* must
 look at. This bound solves a smaller game exactly: **the game without command
 cards**. Hands, the deck and the heading are left out; every turn the ship may
 take any one action: a Fly in any direction, or any other action (a "wait").
-Spending a held virus on a shield (bolster) is a free edge. A relaxed state is
+Spending a held virus on a shield (bolster) costs no turn. A relaxed state is
 ``(ship cell, rotation of every row, every row's set of flip patterns, held
 virus samples, shields, Deep Scan credits)``.
 
@@ -57,8 +57,11 @@ optimum is admissible), rule by rule:
 * **Samples.** Entering a card that still carries a virus token adds a held
   virus ([D13]); Earth wants ``need`` of them ([D12]). A relaxed path may count a
   token twice by coming back to it, which is optimistic.
-* **Shields** grow by a Shields action (a wait with +1) or bolster (free, one
-  held virus each), never above 2 ([D9]).
+* **Shields** grow by a Shields action (a wait with +1) or bolster (no turn,
+  one held virus each), never above 2 ([D9]). Shields count only when the ship
+  meets a card that needs them, so the search bolsters then, as far as the
+  viruses held at the start of the turn allow (the bolster comes before the
+  flight, §4), once a turn: a bolster at any other time gains nothing.
 * **Rows left behind.** When the ship stops in row r, every row two or more
   below it may show any pattern from then on. A superset of patterns only adds
   choices (entering a card picks a parity the set allows; a re-scan of a
@@ -144,9 +147,10 @@ class RelaxedBound:
         self._learned = kernel.new_table()
         self._learned_count = np.zeros(1, dtype=np.int64)
         self._static = kernel.new_static_cache()
-        # Also the waits a credit wait beats (the kernel's ``every_wait``):
-        # for the tests, which check that leaving them out changes no value.
-        self.every_wait = False
+        # Also the moves the kernel leaves out because another always
+        # matches them (its ``every_move``): for the tests, which check that
+        # leaving them out changes no value.
+        self.every_move = False
         # Wall-clock deadline (``time.perf_counter``) of the outer search's
         # budget: a search still running then stops with the smallest f still
         # open, a valid but weaker bound, not cached as exact.
@@ -240,7 +244,7 @@ class RelaxedBound:
             self._learned_count,
             -1.0 if self.deadline is None else self.deadline,
             *self._static,
-            self.every_wait,
+            self.every_move,
         )
         self._timed_out = bool(timed_out)
         return int(value)

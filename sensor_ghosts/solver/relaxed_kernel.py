@@ -44,6 +44,10 @@ CAN_BOOST, CAN_STOP, NEEDS_SHIELDS, DEADLY = 1, 2, 4, 8
 CREDIT_LAYERS = 4
 LAYER_MASK = (1 << (CREDIT_LAYERS + 1)) - 1
 EARTH_IDX = 36
+# Shields within a flight once a card has taken them: 0 for the state the
+# flight ends in, and no bolster for a second such card (the turn's bolster
+# came before the flight).
+SPENT = 3
 N_CELLS = 37  # the dock, the 35 grid cells, Earth
 
 # Cell index <-> (row, col): 0 is the dock (1, 0); 1 + (r-1)*5 + (c-1) the grid.
@@ -476,7 +480,7 @@ def _mset(ms, r, v):
 def search(
     pos0, rot0, masks0, held, shields, credits, cap, need,
     flags, face, flippable, ch, nch, rescan_full, vir, to_earth, gridb, any_stop, any_boost,
-    lq, lr, lc, ln, learned, learned_count, deadline, skeys, stabs, scount, every_wait=False,
+    lq, lr, lc, ln, learned, learned_count, deadline, skeys, stabs, scount, every_move=False,
 ):
     """The card-free game with exact faces: the relaxed optimum from the given
     state, or ``cap`` when it is at least ``cap``. Returns (value, timed_out,
@@ -486,7 +490,8 @@ def search(
     was half full
     (grown here rather than by a call from Python: every compiled function
     called from Python costs a load from Numba's cache in each process).
-    ``every_wait``: also the waits a credit wait beats (the tests check that
+    ``every_move``: also the moves another always matches (the waits a
+    credit wait beats, a bolster before the flight; the tests check that
     leaving them out changes no value)."""
     if 2 * learned_count[0] > learned.shape[0]:
         grown = np.full((2 * learned.shape[0], 7), EMPTY, dtype=np.int64)
@@ -615,7 +620,11 @@ def search(
         fo0 = (a >> 43) & 63
         row = CELL_ROW[pos]
         nn = 0
-        if hv and sh < 2:
+        if hv and sh < 2 and every_move:
+            # Without ``every_move`` a bolster is made only when the flight
+            # meets a card that needs the shields (below): shields count
+            # nowhere else, so bolstering for a turn that meets none gains
+            # nothing.
             _set6(nxt, nn, _pk(pos, rot, hv - 1, sh + 1, cr0, crh0, fo0), m0, m1, m2, m3, g)
             nn += 1
         g1 = g + 1
@@ -704,11 +713,19 @@ def search(
                         if f & DEADLY:
                             continue
                         s2 = s1
+                        hb = h1
                         if f & NEEDS_SHIELDS:
-                            if s1 < 2:
+                            if s1 == SPENT:
                                 continue
-                            s2 = 0
-                        h2 = (h1 + ((vir >> (ri * 5 + jj)) & 1)) if h1 < 3 else 3
+                            if s1 < 2:
+                                # The turn's bolster, made for this card: from
+                                # the samples held when the turn began (the
+                                # bolster comes first, §4), and only once.
+                                if every_move or hv < 2 - s1:
+                                    continue
+                                hb = h1 - (2 - s1)
+                            s2 = SPENT
+                        h2 = (hb + ((vir >> (ri * 5 + jj)) & 1)) if hb < 3 else 3
                         _mset(ms, ri, s_after)
                         if f & CAN_STOP:
                             if nn + 4 > nxt.shape[0]:
@@ -729,9 +746,9 @@ def search(
                                 _mset(ms, rr, kept)  # a boost goes on before the turn ends
                             npos = 1 + ri * 5 + (nc - 1)
                             if nr == row:
-                                nxt[nn, 0] = _pk(npos, er, h2, s2, c2, ch2, fo2)
+                                nxt[nn, 0] = _pk(npos, er, h2, s2 % SPENT, c2, ch2, fo2)
                             else:
-                                nxt[nn, 0] = _pk(npos, er, h2, s2, min(c2 + ch2, MAX_CREDITS), 0, fo2)
+                                nxt[nn, 0] = _pk(npos, er, h2, s2 % SPENT, min(c2 + ch2, MAX_CREDITS), 0, fo2)
                             nxt[nn, 1] = n0
                             nxt[nn, 2] = n1
                             nxt[nn, 3] = n2
@@ -763,11 +780,11 @@ def search(
             _mset(ms, row + 1, rescan(_mget(ms, row + 1), row + 1))
         for w in range(3):
             if w == 0:
-                if sh >= 2 and not every_wait:
+                if sh >= 2 and not every_move:
                     continue  # no shield to gain: a plain wait, which a credit beats
                 nxt[nn, 0] = _pk(pos, rot1, hv, min(2, sh + 1), cr0, crh0, fo0)
             elif w == 1:
-                if row + 1 > 7 or (cr0 + crh0 + 1 < MAX_CREDITS and not every_wait):
+                if row + 1 > 7 or (cr0 + crh0 + 1 < MAX_CREDITS and not every_move):
                     continue
                 nxt[nn, 0] = _pk(pos, _turned(rot1, row, 1), hv, sh, cr0, crh0, fo0)
             else:

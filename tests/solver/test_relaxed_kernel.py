@@ -123,18 +123,23 @@ def test_static_tables_kept_across_searches_are_the_ones_a_search_would_build():
     assert checked == count[0]
 
 
-def test_waits_a_credit_beats_change_no_value():
-    """The relaxed search leaves out two waits because a credit wait is never
-    worse: one that shifts the row ahead at once (the credit shifts that row
-    as the ship enters it) and a shield wait at two shields (a plain wait).
-    Searched with them and without, every state a few turns from the dock
-    needs the same turns (fresh learned bounds each way, nothing shared)."""
+def test_moves_left_out_of_the_relaxed_search_change_no_value():
+    """The relaxed search leaves out moves that another one always matches:
+    a wait that shifts the row ahead at once (a credit wait shifts that row as
+    the ship enters it), a shield wait at two shields (a plain wait, which a
+    credit wait beats) and a bolster before the flight (made instead as the
+    flight meets a card that needs the shields, from the samples held when
+    the turn began, once a turn). Searched with them (``every_move``) and
+    without, every state a few turns from the dock needs the same turns
+    (fresh learned bounds each way, nothing shared). A bolster that could use
+    a sample picked up in the same flight, or come twice in one flight,
+    lowered 16 of 1,133 values on seeds 0-11; seed 1 is here for that."""
     checked = 0
-    for seed in (0, 4, 5):
+    for seed in (0, 1, 4, 5):
         setup = generate_setup(seed=seed)
         m = Model(initial_state(setup, setup.deal), "deal")
         pruned, full = Heuristic(m).relaxed, Heuristic(m).relaxed
-        full.every_wait = True
+        full.every_move = True
         states, frontier = [], [m.root_state()]
         for _turn in range(2):
             nxt = [st2 for st in frontier for st2, _rec, _n, won in m.successors(st) if not won]
