@@ -766,9 +766,12 @@ def search(
         # more is never better than one that earns a credit: the ship enters
         # that row from another one before its rotation matters, and the
         # credit can shift it then; a shift counts only modulo five, so at
-        # four shifts one fewer credit does. Kept only where credits are
-        # capped. With two shields the shield wait is a plain wait, which
-        # the credit wait beats too.)
+        # four shifts one fewer credit does. Kept where credits are capped,
+        # and on the first turn: the outer search orders the real turns by
+        # where an optimal way's first turn ends (``first_turn``), and a
+        # Deep Scan on the row ahead ends with that row turned, which a
+        # credit wait does not show. With two shields the shield wait is a
+        # plain wait, which the credit wait beats too.)
         if nn + 3 > nxt.shape[0]:
             nxt = np.concatenate((nxt, np.empty_like(nxt)))
         rot1 = _end_rot(row, rot)
@@ -784,7 +787,7 @@ def search(
                     continue  # no shield to gain: a plain wait, which a credit beats
                 nxt[nn, 0] = _pk(pos, rot1, hv, min(2, sh + 1), cr0, crh0, fo0)
             elif w == 1:
-                if row + 1 > 7 or (cr0 + crh0 + 1 < MAX_CREDITS and not every_move):
+                if row + 1 > 7 or (cr0 + crh0 + 1 < MAX_CREDITS and not every_move and g > 0):
                     continue
                 nxt[nn, 0] = _pk(pos, _turned(rot1, row, 1), hv, sh, cr0, crh0, fo0)
             else:
