@@ -39,13 +39,14 @@ optimum is admissible), rule by rule:
   a flip toggles one slot, and re-scans toggle any two flippable slots
   whatever the row shows, so the flips commute, and applying a Deep Scan flip
   late as "either parity" gives every pattern the real order gives. Pending
-  Deep Scan flips of the model state are credits that only flip. (The relaxed
-  game once also had a wait that shifts the row ahead at once. A credit is
-  never worse: the ship enters that row from the one below before its
-  rotation matters, and the credit shifts it then. Without that wait the
-  relaxed values stayed the same on 1,133 states checked, and the searches,
-  most of whose steps are waits when they prove a grid cannot win in time,
-  got shorter.)
+  Deep Scan flips of the model state are credits that only flip. (A wait may
+  also shift the row ahead at once, but a credit is never worse: the ship
+  enters that row from the one below before its rotation matters, and the
+  credit shifts it then. So the search offers that wait only on its first
+  turn, where it tells ``first_turn`` that the row turned. The values stay
+  the same (``tests/solver/test_relaxed_kernel.py``), and the searches, most
+  of whose steps are waits when they prove a grid cannot win in time, are
+  shorter.)
 * **'Reveal once' (§12).** There a re-scan may flip only front-up cards, so
   flips no longer commute with re-scans (a late Deep Scan flip would change
   which cards an earlier re-scan could take). The relaxed re-scan then lets

@@ -125,8 +125,8 @@ def test_static_tables_kept_across_searches_are_the_ones_a_search_would_build():
 
 def test_moves_left_out_of_the_relaxed_search_change_no_value():
     """The relaxed search leaves out moves that another one always matches:
-    a wait that shifts the row ahead at once (a credit wait shifts that row as
-    the ship enters it), a shield wait at two shields (a plain wait, which a
+    a wait that shifts the row ahead at once, after the first turn (a credit
+    wait shifts that row as the ship enters it), a shield wait at two shields (a plain wait, which a
     credit wait beats) and a bolster before the flight (made instead as the
     flight meets a card that needs the shields, from the samples held when
     the turn began, once a turn). Searched with them (``every_move``) and
