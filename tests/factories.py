@@ -3,7 +3,10 @@
 
 from __future__ import annotations
 
+import os
 import random
+import subprocess
+import sys
 
 from sensor_ghosts.rules.cards import START_CARDS, SectorCardSet, SectorType
 from sensor_ghosts.rules.geometry import orthogonal_neighbours
@@ -42,3 +45,13 @@ def quick_setup(seed: int, options: RuleOptions | None = None) -> Setup:
     for p in rng.sample(removable, min(3, len(removable))):
         grid[p[0] - 1][p[1] - 1] = Gap(grid[p[0] - 1][p[1] - 1].card)
     return Setup(tuple(tuple(r) for r in grid), options or RuleOptions())
+
+
+def outputs_under_hash_seeds(code: str, seeds: tuple[str, ...] = ("0", "1", "12345")) -> set[bytes]:
+    """What ``python -c code`` prints under each PYTHONHASHSEED of ``seeds``
+    (one element when nothing it prints depends on set or hash order)."""
+    outs = set()
+    for h in seeds:
+        env = dict(os.environ, PYTHONHASHSEED=h)
+        outs.add(subprocess.run([sys.executable, "-c", code], capture_output=True, check=True, env=env).stdout)
+    return outs
