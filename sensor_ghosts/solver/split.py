@@ -325,8 +325,8 @@ def fewest_cards(
             progress({"nodes": nodes, "states": len(best), "open": len(heap),
                       "bound": turns, "seconds": now - t_start})
         table = grid.live(gk, t)
-        final, table_k = payments(cards)
-        for k, what in table_k.items():
+        final, paying = payments(cards)
+        for k, what in paying.items():
             pc, pod = k
             nexts = grid.by_pod(table, gk, t, pod).get(pc)
             if not nexts:
