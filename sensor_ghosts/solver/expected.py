@@ -387,6 +387,11 @@ def solve_expected(
         h.relaxed.deadline = t0 + timeout  # past it a relaxed search gives up (a weaker bound)
     memo: dict[tuple, float] = {}
     exhausted = False
+    # ``value`` calls itself through this list, cleared at the end, and not by
+    # its own name: a closure that names itself is a reference cycle, which
+    # would keep the model and the memo alive until the cyclic garbage
+    # collector runs (paused while the next solve runs, ``api.cyclic_gc_paused``).
+    recurse: list[Callable[[tuple], tuple[float, float]]] = []
 
     def value(st: tuple) -> tuple[float, float]:
         nonlocal nodes, exhausted
@@ -425,7 +430,7 @@ def solve_expected(
                 pr = _draw_probability(st[DECK], drawn, _disc_after(key, st, model), model.wild_tok)
                 blo = bhi = 0.0
                 for st2, _ in outs:
-                    a, b = value(st2)
+                    a, b = recurse[0](st2)
                     blo, bhi = max(blo, a), max(bhi, b)
                     if blo >= 1.0:
                         break
@@ -438,11 +443,13 @@ def solve_expected(
             memo[st] = best_lo
         return best_lo, best_hi
 
+    recurse.append(value)
     lo = hi = 0.0
     for pr, st in roots:
         a, b = value(st)
         lo += pr * a
         hi += pr * b
+    recurse.clear()
     seconds = time.perf_counter() - t0
     exact = abs(hi - lo) < 1e-12
     if exact:

@@ -249,23 +249,25 @@ class Model:
         s = self.start
         pool = tuple(sorted(self.tok_of_card[c] for c in list(s.deck) + [c for h in s.hands for c in h]))
         out = []
-        base = self.root_state()
-
-        def rec(p: int, pool: tuple, hands: list) -> None:
-            if p == self.players:
-                st = list(base)
-                st[HANDS] = tuple(hands)
-                st[DECK] = pool
-                out.append((tuple(st), tuple(hands)))
-                return
-            for combo in sorted(set(combinations(pool, self.limit))):
-                rest = list(pool)
-                for t in combo:
-                    rest.remove(t)
-                rec(p + 1, tuple(rest), hands + [tuple(sorted(combo))])
-
-        rec(0, pool, [])
+        self._deal_hands(0, pool, [], self.root_state(), out)
         return out
+
+    def _deal_hands(self, p: int, pool: tuple, hands: list, base: tuple, out: list) -> None:
+        """``open_roots``' recursion: the hands of players ``p`` and after.
+        (A method, not a closure: a closure that calls itself is a reference
+        cycle, which keeps the model and its caches alive until the cyclic
+        garbage collector runs.)"""
+        if p == self.players:
+            st = list(base)
+            st[HANDS] = tuple(hands)
+            st[DECK] = pool
+            out.append((tuple(st), tuple(hands)))
+            return
+        for combo in sorted(set(combinations(pool, self.limit))):
+            rest = list(pool)
+            for t in combo:
+                rest.remove(t)
+            self._deal_hands(p + 1, tuple(rest), hands + [tuple(sorted(combo))], base, out)
 
     # ----- faces -----------------------------------------------------------
     def face(self, r: int, j: int, parity: int) -> SectorType:
@@ -552,27 +554,29 @@ class Model:
                 self._draw_cache[key] = out
             return out
 
-        def rec(hand, deck, disc, head, pass2, drawn, floor):
-            if len(hand) >= limit:
-                out.append((tuple(sorted(hand)), deck, disc, head, pass2, tuple(drawn)))
-                return
-            if not deck:
-                if pass2:
-                    return
-                deck, disc, head, pass2 = self._reshuffled(disc), (), None, True
-                drawn = drawn + ["R"]
-                floor = -1
-            for t in sorted(set(deck)):
-                if t < floor:
-                    continue  # a multiset: draw in non-decreasing order within a pass
-                rest = list(deck)
-                rest.remove(t)
-                rec(hand + (t,), tuple(rest), disc, head, pass2, drawn + [t], t)
-
-        rec(hand, deck, disc, head, pass2, [], -1)
+        self._draw_rec(out, hand, deck, disc, head, pass2, [], -1)
         if len(self._draw_cache) < 200_000:
             self._draw_cache[key] = out
         return out
+
+    def _draw_rec(self, out: list, hand, deck, disc, head, pass2, drawn, floor) -> None:
+        """``draw_outcomes``' recursion in open mode (a method for the reason
+        ``_deal_hands`` gives)."""
+        if len(hand) >= self.limit:
+            out.append((tuple(sorted(hand)), deck, disc, head, pass2, tuple(drawn)))
+            return
+        if not deck:
+            if pass2:
+                return
+            deck, disc, head, pass2 = self._reshuffled(disc), (), None, True
+            drawn = drawn + ["R"]
+            floor = -1
+        for t in sorted(set(deck)):
+            if t < floor:
+                continue  # a multiset: draw in non-decreasing order within a pass
+            rest = list(deck)
+            rest.remove(t)
+            self._draw_rec(out, hand + (t,), tuple(rest), disc, head, pass2, drawn + [t], t)
 
     def plays(self, hands: tuple, deck: tuple, disc: tuple, pass2: bool, active: int):
         """Card sets the active player may play (§4 step 2, §9, [D18], [D24]):

@@ -313,3 +313,47 @@ def test_cli_verify_reports_fewest_turns_by_default(tmp_path):
     assert json.loads(res.output)["objective"] == "turns-only"
     res = runner.invoke(_cli(), ["verify", str(f), "--objective", "fastest"])
     assert res.exit_code == 2 and "turns-only" in res.output
+
+
+@pytest.mark.parametrize("mode,objective", [("deal", "turns"), ("open", "turns"), ("expected", "turns")])
+def test_a_solve_leaves_no_reference_cycles(mode, objective):
+    # ``solve`` runs with the cyclic garbage collector paused (``cyclic_gc_paused``),
+    # so a reference cycle made per state would pile up until the solve ends,
+    # and one holding the model would keep its caches alive after. (Open mode's
+    # draws and expected mode's expectimax used self-calling closures: both
+    # cycles.) Only garbage from this package counts: Numba may compile a
+    # block of the kernel lazily, which leaves cycles of its own.
+    import gc
+
+    from sensor_ghosts.generators.generate import generate_setup
+
+    setup = generate_setup(seed=2)
+    solve(setup, mode="deal", objective="turns-only")  # warm up, then start clean
+    gc.collect()
+    was = gc.isenabled()
+    gc.set_debug(gc.DEBUG_SAVEALL)
+    try:
+        gc.disable()
+        solve(setup, mode=mode, objective=objective, timeout=2)
+        assert not gc.isenabled()  # as it was before the solve
+        gc.collect()
+        ours = [o for o in gc.garbage
+                if (getattr(o, "__module__", None) or type(o).__module__ or "").startswith("sensor_ghosts")]
+    finally:
+        gc.set_debug(0)
+        gc.garbage.clear()
+        if was:
+            gc.enable()
+    assert ours == []
+    assert gc.isenabled() == was
+
+
+def test_the_collector_is_back_on_after_a_failed_solve():
+    import gc
+
+    from sensor_ghosts.solver import SolverInputError
+
+    assert gc.isenabled()
+    with pytest.raises(SolverInputError):
+        solve(near_earth(0), mode="no-such-mode")
+    assert gc.isenabled()
