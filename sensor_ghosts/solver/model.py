@@ -913,9 +913,9 @@ class Model:
         """§10: (direction, steps) of the escape pod after command ``c``: the
         top card's arrow if it is a Fly card, else the direction chosen, by the
         top card's value; None without the pod or when it has arrived."""
-        order, _act, arrow, pd, value = c[:5]
         if not self.pod_variant:
             return None
+        order, _act, arrow, pd, value = c[:5]
         direction = arrow if self.tok_kind[order[-1][0]] == KIND_FLY else pd
         return None if direction is None else (direction, value)
 
