@@ -131,7 +131,8 @@ def solve(
     ``timeout`` in seconds, ``max_states``) end the search with status 'unknown'
     and the best bound found. ``max_turns`` limits the plans considered (then
     'unsolvable' means 'not within max_turns'). Every returned plan has been
-    replayed through the rules engine."""
+    replayed through the rules engine. Python's cyclic garbage collector is
+    paused while it runs and restored after (``cyclic_gc_paused``)."""
     if mode not in MODES:
         raise SolverInputError(f"unknown mode {mode!r} (use {', '.join(MODES)})")
     if objective not in OBJECTIVES:
