@@ -136,6 +136,18 @@ class GridHalf:
         self.h = heuristic or Heuristic(model)
         self._live: dict[tuple, dict] = {}
         self._bound: dict[tuple, int] = {}
+        # A grid is a big tuple, slow to hash, so the card search keys its
+        # nodes by a small id given once per grid (``grid_id``).
+        self.grids: list[tuple] = []
+        self._ids: dict[tuple, int] = {}
+
+    def grid_id(self, gk: tuple) -> int:
+        """The id of grid ``gk`` (``grids[id]`` is ``gk``)."""
+        got = self._ids.get(gk)
+        if got is None:
+            got = self._ids[gk] = len(self.grids)
+            self.grids.append(gk)
+        return got
 
     def _fits(self, nxt: tuple | None, left: int) -> bool:
         """Whether a turn into ``nxt`` (None: a win) with ``left`` turns after
@@ -169,28 +181,28 @@ class GridHalf:
             return [(SKIP, self.m.grid_skip(st))]
         return [(pay_class(act), end) for act, end in self.m.grid_moves(st, pod)]
 
-    def live(self, gk: tuple, t: int) -> dict:
+    def live(self, gid: int, t: int) -> dict:
         """pod move -> ``by_pod``'s answer, as far as asked (one table per
-        grid and turn: a grid is a big tuple, slow to hash)."""
-        key = (gk, t)
+        grid, by its id, and turn)."""
+        key = (gid, t)
         got = self._live.get(key)
         if got is None:
             got = self._live[key] = {}
         return got
 
-    def by_pod(self, table: dict, gk: tuple, t: int, pod: tuple | None) -> dict:
-        """pay class -> the next grids (None: the win) of the turns from
-        ``gk`` on turn ``t`` (0-based), the pod moving by ``pod``, that may be
-        part of a win at turn T; kept in ``table`` (``live(gk, t)``). ``pod``
-        SKIP: the turn of a player without cards (pay class SKIP)."""
+    def by_pod(self, table: dict, gid: int, t: int, pod: tuple | None) -> dict:
+        """pay class -> the ids of the next grids (None: the win) of the turns
+        from grid ``gid`` on turn ``t`` (0-based), the pod moving by ``pod``,
+        that may be part of a win at turn T; kept in ``table`` (``live(gid,
+        t)``). ``pod`` SKIP: the turn of a player without cards (pay class SKIP)."""
         got = table.get(pod)
         if got is None:
             left = self.T - t - 1  # turns left after this one
-            moves = [(pc, nxt) for pc, end in self.ends(gk, pod) for nxt in next_grids(end)]
+            moves = [(pc, nxt) for pc, end in self.ends(self.grids[gid], pod) for nxt in next_grids(end)]
             got = {}
             for pc, nxt in dict.fromkeys(moves):
                 if self._fits(nxt, left):
-                    got.setdefault(pc, []).append(nxt)
+                    got.setdefault(pc, []).append(None if nxt is None else self.grid_id(nxt))
             table[pod] = got
         return got
 
@@ -216,55 +228,74 @@ def fewest_cards(
     grid = GridHalf(model, turns, heuristic)
     base = model.branch_of(roots[0][0])
     players = model.players
-    by_hand: dict[tuple, dict[tuple, list]] = {}
-    pays: dict[tuple, tuple[bool, dict]] = {}
+    # Card states are big tuples too: ids, as for grids. ``free_of[id]`` is
+    # the id of the same card state with no heading (None if it has none),
+    # for the dominance test.
+    cards_of: list[tuple] = []
+    free_of: list[int | None] = []
+    card_ids: dict[tuple, int] = {}
 
-    def payments(cards: tuple) -> tuple[bool, dict]:
-        """(pay class, pod move) -> what pays for it from ``cards``, with
-        whether that is final: a list of (cards after the command, cards
-        played) (before the draw), or else ``hand_payments``' (hands after it,
-        cards played, heading) for ``options``; (SKIP, SKIP) for a player
-        without cards (§9)."""
-        got = pays.get(cards)
+    def card_id(cards: tuple) -> int:
+        got = card_ids.get(cards)
+        if got is None:
+            free = None if cards[3] is None else card_id((*cards[:3], None, *cards[4:]))
+            got = card_ids[cards] = len(cards_of)
+            cards_of.append(cards)
+            free_of.append(free)
+        return got
+
+    by_hand: dict[tuple, dict[tuple, list]] = {}
+    pays: dict[int, tuple[bool, dict]] = {}
+
+    def payments(cid: int) -> tuple[bool, dict]:
+        """(pay class, pod move) -> what pays for it from card state ``cid``,
+        with whether that is final: a list of (id of the cards after the
+        command, cards played) (before the draw), or else ``hand_payments``'
+        (hands after it, cards played, heading) for ``options``; (SKIP, SKIP)
+        for a player without cards (§9)."""
+        got = pays.get(cid)
         if got is not None:
             return got
+        cards = cards_of[cid]
         hands, deck, disc, head, pass2, active = cards
         if not hands[active]:
-            got = pays[cards] = (True, {(SKIP, SKIP): [(cards, 0)]})
+            got = pays[cid] = (True, {(SKIP, SKIP): [(cid, 0)]})
             return got
         if players == 2:
             # [D18] the third card of a wild is the deck's top: the deck counts.
             what: dict[tuple, dict] = {}
             for c in model.commands(base, cards, frozenset(), actions=_ONE_OF_EACH):
                 what.setdefault((pay_class(c[1]), model.pod_move(c)), {})[(c[5], len(c[0]))] = None
-            got = pays[cards] = (True, {k: list(v) for k, v in what.items()})
+            got = pays[cid] = (True, {k: [(card_id(c1), n) for c1, n in v] for k, v in what.items()})
             return got
         by = by_hand.get((hands, head, active))
         if by is None:
             by = by_hand[(hands, head, active)] = hand_payments(model, base, hands, head, active)
-        got = pays[cards] = (False, by)
+        got = pays[cid] = (False, by)
         return got
 
     built: dict[tuple, list] = {}
 
-    def options(cards: tuple, k: tuple, what: list, final: bool) -> list:
-        """(cards after the command, cards played) for key ``k`` of
-        ``payments(cards)``, built only for the keys a live grid turn asks for."""
+    def options(cid: int, k: tuple, what: list, final: bool) -> list:
+        """(id of the cards after the command, cards played) for key ``k`` of
+        ``payments(cid)``, built only for the keys a live grid turn asks for."""
         if final:
             return what
-        got = built.get((cards, k))
+        got = built.get((cid, k))
         if got is None:
-            got = built[(cards, k)] = [(after_payment(cards, paid), len(paid[1])) for paid in what]
+            cards = cards_of[cid]
+            got = built[(cid, k)] = [(card_id(after_payment(cards, paid)), len(paid[1])) for paid in what]
         return got
 
-    after_draw: dict[tuple, list] = {}
+    after_draw: dict[int, list] = {}
 
-    def drawn(cards1: tuple) -> list[tuple]:
-        """The card states after the draw (§7) that follows a command, the
-        next player active; none when the second-pass deck runs out."""
-        got = after_draw.get(cards1)
+    def drawn(c1: int) -> list[int]:
+        """The ids of the card states after the draw (§7) that follows a
+        command (card state ``c1``), the next player active; none when the
+        second-pass deck runs out."""
+        got = after_draw.get(c1)
         if got is None:
-            got = after_draw[cards1] = [cards2 for cards2, _drawn in model.after_draw(cards1)]
+            got = after_draw[c1] = [card_id(cards2) for cards2, _drawn in model.after_draw(cards_of[c1])]
         return got
 
     # A* over (turn, grid, cards) for the fewest cards, then the most cards
@@ -278,7 +309,8 @@ def fewest_cards(
 
     def push(key: tuple, g: int) -> None:
         nonlocal seq
-        t, _gk, (hands, deck, disc, _head, pass2, _active) = key
+        t, _gid, cid = key
+        hands, deck, disc, _head, pass2, _active = cards_of[cid]
         h = grid.h.cards_for_turns(turns - t, hands)
         held = sum(len(x) for x in hands)
         big_l = held + len(deck) + g
@@ -293,9 +325,10 @@ def fewest_cards(
         heapq.heappush(heap, (g + h, -big_l, -t, seq, key, g))
         seq += 1
 
-    gk0 = grid_key(roots[0][0])
+    # A node: (turn, grid id, card state id).
+    gid0 = grid.grid_id(grid_key(roots[0][0]))
     for st, rec in roots:
-        key = (0, gk0, st[HANDS:PEND])
+        key = (0, gid0, card_id(st[HANDS:PEND]))
         root_of[key] = (st, rec)
         best[key] = 0
         push(key, 0)
@@ -303,13 +336,14 @@ def fewest_cards(
     while heap:
         f, _, _, _, key, g = heapq.heappop(heap)
         if key[0] == "won":
-            _, last, pc, cards1, n = key
+            _, last, pc, c1, n = key
             break
         if best[key] != g:
             continue  # stale
-        t, gk, cards = key
-        if cards[3] is not None:
-            free = best.get((t, gk, (*cards[:3], None, *cards[4:])))
+        t, gid, cid = key
+        fid = free_of[cid]
+        if fid is not None:
+            free = best.get((t, gid, fid))
             if free is not None and free <= g:
                 continue  # dominated since it was pushed
         nodes += 1
@@ -324,31 +358,32 @@ def fewest_cards(
             last_report = now
             progress({"nodes": nodes, "states": len(best), "open": len(heap),
                       "bound": turns, "seconds": now - t_start})
-        table = grid.live(gk, t)
-        final, paying = payments(cards)
+        table = grid.live(gid, t)
+        final, paying = payments(cid)
         for k, what in paying.items():
             pc, pod = k
-            nexts = grid.by_pod(table, gk, t, pod).get(pc)
+            nexts = grid.by_pod(table, gid, t, pod).get(pc)
             if not nexts:
                 continue
-            for cards1, n in options(cards, k, what, final):
+            for c1, n in options(cid, k, what, final):
                 g2 = g + n
-                hands, deck, disc, head, pass2, active = cards1
                 for nxt in nexts:
                     if nxt is None:
                         # A win on the last turn: no draw (§4).
+                        hands, deck = cards_of[c1][:2]
                         big_l = sum(len(x) for x in hands) + len(deck) + g2
-                        heapq.heappush(heap, (g2, -big_l, -turns - 1, seq, ("won", key, pc, cards1, n), g2))
+                        heapq.heappush(heap, (g2, -big_l, -turns - 1, seq, ("won", key, pc, c1, n), g2))
                         seq += 1
                         continue
-                    for cards2 in drawn(cards1):
-                        if cards2[3] is not None:
+                    for c2 in drawn(c1):
+                        fid = free_of[c2]
+                        if fid is not None:
                             # No heading allows all that a heading allows, and
                             # every command sets the next one ([D11]).
-                            free = best.get((t + 1, nxt, (*cards2[:3], None, *cards2[4:])))
+                            free = best.get((t + 1, nxt, fid))
                             if free is not None and free <= g2:
                                 continue
-                        key2 = (t + 1, nxt, cards2)
+                        key2 = (t + 1, nxt, c2)
                         old = best.get(key2)
                         if old is None or g2 < old:
                             best[key2] = g2
@@ -360,7 +395,9 @@ def fewest_cards(
     while steps[-1][0] not in root_of:
         steps.append(parent[steps[-1][0]])
     steps.reverse()
-    path = _concrete(model, root_of[steps[0][0]], steps, cards1)
+    root = root_of[steps[0][0]]
+    steps = [((t, grid.grids[gid], cards_of[cid]), pc, n) for (t, gid, cid), pc, n in steps]
+    path = _concrete(model, root, steps, cards_of[c1])
     return SearchOutcome("solved", path, (turns, f), None, nodes)
 
 
