@@ -235,13 +235,24 @@ def fewest_cards(
     free_of: list[int | None] = []
     card_ids: dict[tuple, int] = {}
 
+    def new_id(cards: tuple, free: int | None) -> int:
+        got = card_ids[cards] = len(cards_of)
+        cards_of.append(cards)
+        free_of.append(free)
+        return got
+
     def card_id(cards: tuple) -> int:
+        # (Not calling itself for the twin: a closure that does is a
+        # reference cycle, see ``api.cyclic_gc_paused``.)
         got = card_ids.get(cards)
         if got is None:
-            free = None if cards[3] is None else card_id((*cards[:3], None, *cards[4:]))
-            got = card_ids[cards] = len(cards_of)
-            cards_of.append(cards)
-            free_of.append(free)
+            free = None
+            if cards[3] is not None:
+                twin = (*cards[:3], None, *cards[4:])
+                free = card_ids.get(twin)
+                if free is None:
+                    free = new_id(twin, None)
+            got = new_id(cards, free)
         return got
 
     by_hand: dict[tuple, dict[tuple, list]] = {}
