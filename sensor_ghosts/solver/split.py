@@ -42,7 +42,9 @@ With T the fewest turns (found first by the A* under 'turns-only'), an A* over
   one with a heading, at no more cards ([D11]: no heading allows all that a
   heading allows, and every command sets the next heading whatever the one
   before).
-* **Transpositions**: one entry per (turn, grid, card state), at its fewest cards.
+* **Transpositions**: one entry per (turn, grid, card state), at its fewest
+  cards, keyed by ids given once per grid and card state (big tuples, slow
+  to hash).
 
 The joint A* (``search``) proves the same optimum by searching grid and cards
 together: there every state that differs only in its cards repeats the grid's
