@@ -324,7 +324,7 @@ def astar(
             return a[0] < b[0]
         return (a[1], a[0]) < (b[1], b[0]) if by_cards else a < b
 
-    nodes = pops = 0
+    nodes = 0
     goal_prio = None
     goals: list[tuple] = []
     last_report = t0
@@ -344,7 +344,6 @@ def astar(
             if turns_only:
                 break
             continue
-        pops += 1
         # Checked on every pop, of every kind (reading the clock costs far
         # less than a pop): refinements that send a node back take most of
         # the time, and with four players one expansion is dear.

@@ -3,6 +3,7 @@
 
 from __future__ import annotations
 
+import gc
 import json
 
 import click
@@ -10,11 +11,12 @@ import pytest
 from click.testing import CliRunner
 from instances import VARIANTS, near_earth
 
+from sensor_ghosts.generators import generate_setup
 from sensor_ghosts.rules.cards import SectorType
 from sensor_ghosts.rules.notation import format_setup, format_state
 from sensor_ghosts.rules.setup import Slot
 from sensor_ghosts.rules.state import Status
-from sensor_ghosts.solver import solve
+from sensor_ghosts.solver import SolverInputError, solve
 from sensor_ghosts.solver.reference import reference_solve
 
 HORIZON = 2
@@ -96,7 +98,6 @@ def test_node_limit_returns_unknown_with_a_bound():
 def test_unknown_bound_keeps_the_root_bound(objective):
     # Stopped early, the answer's lower bound is at least the root's relaxed
     # bound and at most the optimum (seed 2: 11 turns, tests/solver/data).
-    from sensor_ghosts.generators import generate_setup
     from sensor_ghosts.rules.state import initial_state
     from sensor_ghosts.solver.model import Model
     from sensor_ghosts.solver.search import Heuristic
@@ -255,8 +256,6 @@ def test_turns_only_whole_games(seed):
     # whose optima are kept in tests/solver/data (test_relaxed.OPTIMA).
     from test_relaxed import OPTIMA
 
-    from sensor_ghosts.generators import generate_setup
-
     setup = generate_setup(seed=seed)
     r = solve(setup, mode="deal", objective="turns-only", timeout=60)
     assert r.status == "solved" and r.turns == dict(OPTIMA)[seed]
@@ -323,10 +322,6 @@ def test_a_solve_leaves_no_reference_cycles(mode):
     # draws and expected mode's expectimax used self-calling closures: both
     # cycles.) Only garbage from this package counts: Numba may compile a
     # block of the kernel lazily, which leaves cycles of its own.
-    import gc
-
-    from sensor_ghosts.generators.generate import generate_setup
-
     setup = generate_setup(seed=2)
     solve(setup, mode="deal", objective="turns-only")  # warm up, then start clean
     gc.collect()
@@ -349,10 +344,6 @@ def test_a_solve_leaves_no_reference_cycles(mode):
 
 
 def test_the_collector_is_back_on_after_a_failed_solve():
-    import gc
-
-    from sensor_ghosts.solver import SolverInputError
-
     assert gc.isenabled()
     with pytest.raises(SolverInputError):
         solve(near_earth(0), mode="no-such-mode")
