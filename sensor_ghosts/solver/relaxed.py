@@ -100,7 +100,7 @@ INF = 10**9
 
 # Card flags.
 CAN_BOOST, CAN_STOP, NEEDS_SHIELDS, DEADLY = 1, 2, 4, 8
-LEARNED_LIMIT = 250_000
+LEARNED_LIMIT = 500_000
 _CELLS = [(1, 0)] + [(r, c) for r in range(1, 8) for c in range(1, 6)]
 """Cells in the kernel's index order (the dock first; Earth is index 36)."""
 
@@ -251,9 +251,10 @@ class RelaxedBound:
         return int(value)
 
     def _make_room(self) -> None:
-        """Past ``LEARNED_LIMIT`` entries (a table of about 30 MB) the learned
-        bounds start over, as a cache, and so do the kept static-rows tables
-        when half their keys are taken. (The kernel grows the table itself while
+        """Past ``LEARNED_LIMIT`` entries (a table of about 60 MB: at half
+        that the slowest setups lost their learned bounds several times a
+        solve, 20 % slower) the learned bounds start over, as a cache, and so
+        do the kept static-rows tables when half their keys are taken. (The kernel grows the table itself while
         it is smaller; it stops learning when the table is too full.)"""
         if self._learned_count[0] > LEARNED_LIMIT:
             self._learned = kernel.new_table()

@@ -31,12 +31,10 @@ The first call in a process loads the compiled code from Numba's cache
 
 from __future__ import annotations
 
-import heapq
 import time
 
 import numpy as np
-from numba import njit, objmode, types
-from numba.typed import Dict
+from numba import njit, objmode
 
 INF = 10**9
 MAX_CREDITS = 40
@@ -49,6 +47,7 @@ EARTH_IDX = 36
 # came before the flight).
 SPENT = 3
 N_CELLS = 37  # the dock, the 35 grid cells, Earth
+RESCAN_SLOTS = 1 << 8
 
 # Cell index <-> (row, col): 0 is the dock (1, 0); 1 + (r-1)*5 + (c-1) the grid.
 CELL_ROW = np.array([1] + [r for r in range(1, 8) for _ in range(5)] + [7], dtype=np.int64)
@@ -477,6 +476,21 @@ def _mset(ms, r, v):
 
 
 @njit(cache=True)
+def _bq_grown(head, gmax, fcount, f):
+    """The bucket queue's tables, grown to hold priority ``f``."""
+    n = head.shape[0]
+    while n <= f:
+        n *= 2
+    h2 = np.full((n, n), -1, dtype=np.int64)
+    h2[: head.shape[0], : head.shape[1]] = head
+    g2 = np.zeros(n, dtype=np.int64)
+    g2[: gmax.shape[0]] = gmax
+    c2 = np.zeros(n, dtype=np.int64)
+    c2[: fcount.shape[0]] = fcount
+    return h2, g2, c2
+
+
+@njit(cache=True)
 def search(
     pos0, rot0, masks0, held, shields, credits, cap, need,
     flags, face, flippable, ch, nch, rescan_full, vir, to_earth, gridb, any_stop, any_boost,
@@ -508,15 +522,15 @@ def search(
     # Best cost per state (key, g, the state after the first turn of the way
     # there), and the head of each dominance list (key, entry), in
     # open-addressing tables that double when half full.
-    dist = np.full((1 << 10, 7), -1, dtype=np.int64)
+    dist = np.full((1 << 8, 7), -1, dtype=np.int64)
     n_dist = 1
     i0 = _slot5(dist, a0, ms0[0], ms0[1], ms0[2], ms0[3])
     _set6(dist, i0, a0, ms0[0], ms0[1], ms0[2], ms0[3], 0)
-    front = np.full((1 << 10, 6), -1, dtype=np.int64)
+    front = np.full((1 << 8, 6), -1, dtype=np.int64)
     n_front = 1
     # Dominance entries: shields, the three credit counts, g, next entry, and
     # the four words of pattern sets.
-    ent = np.empty((1024, 10), dtype=np.int64)
+    ent = np.empty((256, 10), dtype=np.int64)
     _set6(ent, 0, shields, 0, 0, credits, 0, -1)
     for t in range(4):
         ent[0, 6 + t] = ms0[t]
@@ -526,31 +540,31 @@ def search(
     _set6(front, i0, a0 & pre_mask, 0, 0, 0, 0, 0)
     tables = np.empty((128, top + 1, N_CELLS), dtype=np.int64)
     have_table = np.zeros(128, dtype=np.bool_)
-    rescans = Dict.empty(key_type=types.int64, value_type=types.int64)
+    # Re-scans met before, in a direct-mapped cache (a typed Dict's lookups
+    # cost more than most re-scans): key, value.
+    rescans = np.full((RESCAN_SLOTS, 2), -1, dtype=np.int64)
 
     def rescan(sset, r):
         k = (sset << 3) | r
-        if k in rescans:
-            return rescans[k]
+        i = ((k * 0x9E3779B97F4A7C15) >> 40) & (RESCAN_SLOTS - 1)
+        if rescans[i, 0] == k:
+            return rescans[i, 1]
         v = _rescan(sset, r, ch, nch, rescan_full)
-        rescans[k] = v
+        rescans[i, 0] = k
+        rescans[i, 1] = v
         return v
 
-    def hval(a, m0, m1, m2, m3, enough):
-        h = _key_put(learned, learned_count, a, m0, m1, m2, m3, vir, EMPTY)
-        if h < 0:
-            h = 0
-        if h >= enough:
-            return h
+    def hstatic(a, enough):
+        # The bounds read from arrays (the grid distances, the static-rows
+        # table): asked before the hash probes into the big tables (the
+        # state's best cost, the learned bounds), which miss the cache.
         pos = a & 63
         if ((a >> 27) & 3) >= need:
-            x = to_earth[pos]
+            h = to_earth[pos]
         else:
-            x = gridb[pos]
-        if x > h:
-            if x >= enough:
-                return x
-            h = x
+            h = gridb[pos]
+        if h >= enough:
+            return h
         moved = _moved(((a >> 6) & ((1 << 21) - 1)) ^ rot0i)
         if not have_table[moved]:
             # Kept across searches (``new_static_cache``): a table reads the
@@ -579,10 +593,25 @@ def search(
                     x = y
         return x if x > h else h
 
-    h0 = hval(a0, ms0[0], ms0[1], ms0[2], ms0[3], INF)
+    h0 = max(hstatic(a0, INF), _key_put(learned, learned_count, a0, ms0[0], ms0[1], ms0[2], ms0[3], vir, EMPTY))
     if h0 >= cap:
         return cap, False, learned, -1
-    heap = [(h0, 0, a0, ms0[0], ms0[1], ms0[2], ms0[3])]
+    # The open list: a bucket queue, as the costs are small integers. A
+    # bucket per (f, g), popped lowest f first, then highest g (the deepest,
+    # as a heap on (f, -g) would), last in first out within a bucket; an
+    # entry is a state (a, m0..m3) and the next entry of its bucket.
+    pool = np.empty((256, 6), dtype=np.int64)
+    n_pool = 0
+    bq_head = np.full((32, 32), -1, dtype=np.int64)
+    gmax = np.zeros(32, dtype=np.int64)
+    fcount = np.zeros(32, dtype=np.int64)
+    if h0 >= bq_head.shape[0]:
+        bq_head, gmax, fcount = _bq_grown(bq_head, gmax, fcount, h0)
+    _set6(pool, 0, a0, ms0[0], ms0[1], ms0[2], ms0[3], -1)
+    bq_head[h0, 0] = 0
+    fcount[h0] = 1
+    n_pool = 1
+    fcur = h0
     best_goal = INF
     best_first = -1
     truncated = False
@@ -591,9 +620,25 @@ def search(
     work = np.empty((64, 12), dtype=np.int64)
     chs = np.empty((16, 6), dtype=np.int64)  # j, rot, cr, crh, fo, union-flip
     ms = np.empty(4, dtype=np.int64)
-    while heap:
-        fst, ng, a, m0, m1, m2, m3 = heapq.heappop(heap)
-        g = -ng
+    while True:
+        nf_ = bq_head.shape[0]
+        while fcur < nf_ and fcount[fcur] == 0:
+            fcur += 1
+        if fcur == nf_:
+            break
+        g = gmax[fcur]
+        while bq_head[fcur, g] < 0:
+            g -= 1
+        gmax[fcur] = g
+        e_ = bq_head[fcur, g]
+        bq_head[fcur, g] = pool[e_, 5]
+        fcount[fcur] -= 1
+        fst = fcur
+        a = pool[e_, 0]
+        m0 = pool[e_, 1]
+        m1 = pool[e_, 2]
+        m2 = pool[e_, 3]
+        m3 = pool[e_, 4]
         if fst >= best_goal:
             _learn(dist, best_goal, learned, learned_count, vir)
             return best_goal, False, learned, best_first
@@ -802,10 +847,14 @@ def search(
         for i in range(nn):
             a2 = nxt[i, 0]
             g2 = nxt[i, 5]
-            di = _slot5(dist, a2, nxt[i, 1], nxt[i, 2], nxt[i, 3], nxt[i, 4])
-            if dist[di, 0] != -1 and dist[di, 5] <= g2:
-                continue
-            f2 = g2 + hval(a2, nxt[i, 1], nxt[i, 2], nxt[i, 3], nxt[i, 4], limit - g2)
+            f2 = g2 + hstatic(a2, limit - g2)
+            if f2 < limit:
+                di = _slot5(dist, a2, nxt[i, 1], nxt[i, 2], nxt[i, 3], nxt[i, 4])
+                if dist[di, 0] != -1 and dist[di, 5] <= g2:
+                    continue
+                x = g2 + _key_put(learned, learned_count, a2, nxt[i, 1], nxt[i, 2], nxt[i, 3], nxt[i, 4], vir, EMPTY)
+                if x > f2:
+                    f2 = x
             if f2 >= limit:
                 truncated = truncated or f2 >= cap
                 continue
@@ -867,7 +916,18 @@ def search(
                 dist = _grown5(dist)
             if 2 * n_front > front.shape[0]:
                 front = _grown5(front)
-            heapq.heappush(heap, (f2, -g2, a2, nxt[i, 1], nxt[i, 2], nxt[i, 3], nxt[i, 4]))
+            if f2 >= bq_head.shape[0]:
+                bq_head, gmax, fcount = _bq_grown(bq_head, gmax, fcount, f2)
+            if n_pool >= pool.shape[0]:
+                pool = np.concatenate((pool, np.empty_like(pool)))
+            _set6(pool, n_pool, a2, x0, x1, x2, x3, bq_head[f2, g2])
+            bq_head[f2, g2] = n_pool
+            n_pool += 1
+            fcount[f2] += 1
+            if g2 > gmax[f2]:
+                gmax[f2] = g2
+            if f2 < fcur:
+                fcur = f2
     if best_goal < INF:
         v = best_goal if best_goal < cap else cap
         _learn(dist, v, learned, learned_count, vir)
