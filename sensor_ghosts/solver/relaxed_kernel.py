@@ -130,8 +130,8 @@ def static_table(rot0, free, flags, any_stop, any_boost, lq, lr, lc, ln):
     game's distance. Computed by a backward breadth-first search from Earth
     over (cell, credits) along precomputed Fly lines."""
     top = CREDIT_LAYERS
-    rev_p = np.zeros((N_CELLS, 200), dtype=np.int64)
-    rev_m = np.zeros((N_CELLS, 200), dtype=np.int64)
+    rev_p = np.empty((N_CELLS, 200), dtype=np.int64)  # read up to rev_n only
+    rev_m = np.empty((N_CELLS, 200), dtype=np.int64)
     rev_n = np.zeros(N_CELLS, dtype=np.int64)
     for pi in range(N_CELLS - 1):
         near = CELL_ROW[pi] + 1
@@ -514,6 +514,11 @@ def search(
     rot0i = 0
     for i in range(7):
         rot0i |= rot0[i] << (3 * i)
+    # The rows up to the one ahead of the start count as moved for the
+    # static-rows tables: from the start's row on they may show any card
+    # anyway, so only cells below the start see a (weaker) difference, and
+    # the tables of searches that differ only there are shared.
+    low = (1 << min(7, CELL_ROW[pos0] + 1)) - 1
     top = CREDIT_LAYERS
     ms0 = np.zeros(4, dtype=np.int64)
     for r in range(7):
@@ -565,7 +570,7 @@ def search(
             h = gridb[pos]
         if h >= enough:
             return h
-        moved = _moved(((a >> 6) & ((1 << 21) - 1)) ^ rot0i)
+        moved = _moved(((a >> 6) & ((1 << 21) - 1)) ^ rot0i) | low
         if not have_table[moved]:
             # Kept across searches (``new_static_cache``): a table reads the
             # start's rotation only of the rows that did not move.
