@@ -148,10 +148,14 @@ class RelaxedBound:
         self._learned = kernel.new_table()
         self._learned_count = np.zeros(1, dtype=np.int64)
         self._static = kernel.new_static_cache()
+        self._tfree = kernel.every_row_free(self._flags_np, self._any_stop, self._any_boost)
         # Also the moves the kernel leaves out because another always
         # matches them (its ``every_move``): for the tests, which check that
         # leaving them out changes no value.
         self.every_move = False
+        # Guided by the grid distance alone (the kernel's ``plain``): for the
+        # tests, which check that the other bounds change no value.
+        self.plain = False
         # Wall-clock deadline (``time.perf_counter``) of the outer search's
         # budget: a search still running then stops with the smallest f still
         # open, a valid but weaker bound, not cached as exact.
@@ -245,7 +249,9 @@ class RelaxedBound:
             self._learned_count,
             -1.0 if self.deadline is None else self.deadline,
             *self._static,
+            self._tfree,
             self.every_move,
+            self.plain,
         )
         self._timed_out = bool(timed_out)
         return int(value)

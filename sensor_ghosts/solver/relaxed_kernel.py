@@ -117,7 +117,7 @@ def _more(cur, n):
 
 
 @njit(cache=True)
-def static_table(rot0, free, flags, any_stop, any_boost, lq, lr, lc, ln):
+def static_table(rot0, free, flags, any_stop, any_boost, lq, lr, lc, ln, tfree):
     """A second bound for the relaxed search: fewest Fly actions to Earth from
     every cell, per number of Deep Scan credits held (0 .. CREDIT_LAYERS - 1;
     the last layer: any number). From a cell in row r the ship's own row, the
@@ -126,10 +126,18 @@ def static_table(rot0, free, flags, any_stop, any_boost, lq, lr, lc, ln):
     ``free`` rows (whose rotation moved since the search's start); a row two or
     more ahead keeps its rotation ``rot0`` but for Deep Scans (each credit
     spent on it shifts it one place) and shows either face of the card there.
+    That holds while the ship climbs: a turn ending in row s turns row s + 1
+    only, the row ahead. A flight down may come back under rows turned
+    since, so from where it stops the table is ``tfree``, the table with every
+    row free (``every_row_free``; ``tfree`` with no rows: that table itself).
     Waits, shields and samples are ignored, so it never exceeds the relaxed
     game's distance. Computed by a backward breadth-first search from Earth
     over (cell, credits) along precomputed Fly lines."""
     top = CREDIT_LAYERS
+    # (credits, cell) -> 1 + the every-row-free table at a stop of a flight
+    # down from the cell: a bound a way starting with that flight meets.
+    down = np.full((top + 1, N_CELLS), INF, dtype=np.int64)
+    down_max = 0
     rev_p = np.empty((N_CELLS, 200), dtype=np.int64)  # read up to rev_n only
     rev_m = np.empty((N_CELLS, 200), dtype=np.int64)
     rev_n = np.zeros(N_CELLS, dtype=np.int64)
@@ -162,6 +170,21 @@ def static_table(rot0, free, flags, any_stop, any_boost, lq, lr, lc, ln):
                         rev_p[qi, rev_n[qi]] = pi
                         rev_m[qi, rev_n[qi]] = 1
                         rev_n[qi] += 1
+                continue
+            if DR[d] < 0 and tfree.shape[0]:
+                # Down: past rows that may show any card, no credit spent.
+                for k in range(ln[pi, d]):
+                    qi = lq[pi, d, k]
+                    ri = lr[pi, d, k]
+                    if any_stop[ri]:
+                        for c in range(top + 1):
+                            v = 1 + tfree[c, qi]
+                            if v < down[c, pi]:
+                                down[c, pi] = v
+                                if v < INF and v > down_max:
+                                    down_max = v
+                    if not any_boost[ri]:
+                        break
                 continue
             cur = 1
             for k in range(ln[pi, d]):
@@ -210,9 +233,16 @@ def static_table(rot0, free, flags, any_stop, any_boost, lq, lr, lc, ln):
         fr_k[nf] = k
         nf += 1
     g = 0
-    while nf:
+    while nf or g < down_max:
         g += 1
         nn = 0
+        for c in range(top + 1):
+            for i in range(N_CELLS):
+                if down[c, i] == g and table[c, i] > g:
+                    table[c, i] = g
+                    nx_i[nn] = i
+                    nx_k[nn] = c
+                    nn += 1
         for a in range(nf):
             qi = fr_i[a]
             k = fr_k[a]
@@ -244,6 +274,15 @@ def static_table(rot0, free, flags, any_stop, any_boost, lq, lr, lc, ln):
             if table[k - 1, i] < table[k, i]:
                 table[k, i] = table[k - 1, i]
     return table
+
+
+NO_TABLE = np.empty((0, N_CELLS), dtype=np.int64)
+
+
+def every_row_free(flags, any_stop, any_boost) -> np.ndarray:
+    """``static_table`` with every row free: the ``tfree`` of the others."""
+    return static_table(np.zeros(7, dtype=np.int64), 127, flags, any_stop, any_boost,
+                        LINES_Q, LINES_R, LINES_C, LINES_N, NO_TABLE)
 
 
 @njit(cache=True, inline="always")
@@ -494,7 +533,7 @@ def _bq_grown(head, gmax, fcount, f):
 def search(
     pos0, rot0, masks0, held, shields, credits, cap, need,
     flags, face, flippable, ch, nch, rescan_full, vir, to_earth, gridb, any_stop, any_boost,
-    lq, lr, lc, ln, learned, learned_count, deadline, skeys, stabs, scount, every_move=False,
+    lq, lr, lc, ln, learned, learned_count, deadline, skeys, stabs, scount, tfree, every_move=False, plain=False,
 ):
     """The card-free game with exact faces: the relaxed optimum from the given
     state, or ``cap`` when it is at least ``cap``. Returns (value, timed_out,
@@ -506,7 +545,9 @@ def search(
     called from Python costs a load from Numba's cache in each process).
     ``every_move``: also the moves another always matches (the waits a
     credit wait beats, a bolster before the flight; the tests check that
-    leaving them out changes no value)."""
+    leaving them out changes no value). ``plain``: guided by the grid
+    distance alone, no static-rows table and no learned bound read (the tests
+    check that the bounds change no value)."""
     if 2 * learned_count[0] > learned.shape[0]:
         grown = np.full((2 * learned.shape[0], 7), EMPTY, dtype=np.int64)
         table_rehash(learned, grown, learned_count)
@@ -568,7 +609,7 @@ def search(
             h = to_earth[pos]
         else:
             h = gridb[pos]
-        if h >= enough:
+        if h >= enough or plain:
             return h
         moved = _moved(((a >> 6) & ((1 << 21) - 1)) ^ rot0i) | low
         if not have_table[moved]:
@@ -577,7 +618,7 @@ def search(
             skey = ((rot0i & ~_row_bits(moved)) << 7) | moved
             si = _slot5(skeys, skey, 0, 0, 0, 0)
             if skeys[si, 0] == -1:
-                tables[moved] = static_table(rot0, moved, flags, any_stop, any_boost, lq, lr, lc, ln)
+                tables[moved] = static_table(rot0, moved, flags, any_stop, any_boost, lq, lr, lc, ln, tfree)
                 if 2 * scount[0] < skeys.shape[0]:
                     skeys[si, 0] = skey
                     for t in range(1, 5):
@@ -598,7 +639,9 @@ def search(
                     x = y
         return x if x > h else h
 
-    h0 = max(hstatic(a0, INF), _key_put(learned, learned_count, a0, ms0[0], ms0[1], ms0[2], ms0[3], vir, EMPTY))
+    h0 = hstatic(a0, INF)
+    if not plain:
+        h0 = max(h0, _key_put(learned, learned_count, a0, ms0[0], ms0[1], ms0[2], ms0[3], vir, EMPTY))
     if h0 >= cap:
         return cap, False, learned, -1
     # The open list: a bucket queue, as the costs are small integers. A
@@ -857,9 +900,10 @@ def search(
                 di = _slot5(dist, a2, nxt[i, 1], nxt[i, 2], nxt[i, 3], nxt[i, 4])
                 if dist[di, 0] != -1 and dist[di, 5] <= g2:
                     continue
-                x = g2 + _key_put(learned, learned_count, a2, nxt[i, 1], nxt[i, 2], nxt[i, 3], nxt[i, 4], vir, EMPTY)
-                if x > f2:
-                    f2 = x
+                if not plain:
+                    x = g2 + _key_put(learned, learned_count, a2, nxt[i, 1], nxt[i, 2], nxt[i, 3], nxt[i, 4], vir, EMPTY)
+                    if x > f2:
+                        f2 = x
             if f2 >= limit:
                 truncated = truncated or f2 >= cap
                 continue

@@ -76,6 +76,7 @@ def _static_bound(flags: np.ndarray, cell: tuple[int, int]) -> int:
     table = kernel.static_table(
         np.zeros(7, dtype=np.int64), 0, flags, any_stop, any_boost,
         kernel.LINES_Q, kernel.LINES_R, kernel.LINES_C, kernel.LINES_N,
+        kernel.every_row_free(flags, any_stop, any_boost),
     )
     return int(table[0, kernel.cell_index(cell)])
 
@@ -117,7 +118,7 @@ def test_static_tables_kept_across_searches_are_the_ones_a_search_would_build():
             [rng.randrange(5) if (moved >> r) & 1 else (rot >> (3 * r)) & 7 for r in range(7)], dtype=np.int64
         )
         fresh = kernel.static_table(rot0, moved, rb._flags_np, rb._any_stop, rb._any_boost,
-                                    kernel.LINES_Q, kernel.LINES_R, kernel.LINES_C, kernel.LINES_N)
+                                    kernel.LINES_Q, kernel.LINES_R, kernel.LINES_C, kernel.LINES_N, rb._tfree)
         assert np.array_equal(fresh, tables[i]), (moved, rot0)
         checked += 1
     assert checked == count[0]
@@ -149,3 +150,35 @@ def test_moves_left_out_of_the_relaxed_search_change_no_value():
             assert pruned.turns(st, 14) == full.turns(st, 14), (seed, st[:7])
             checked += 1
     assert checked > 150
+
+
+def test_the_bounds_guiding_the_relaxed_search_change_no_value():
+    """The relaxed search is A* guided by the grid distance, the static-rows
+    tables (``static_table``; the rows up to the one ahead of the start count
+    as moved) and the bounds learned by earlier searches. Guided by the grid
+    distance alone (``plain``), every state of the last turns of a kept
+    optimal game, and every state one turn from them, needs the same turns:
+    the other bounds prune, they never overestimate (an inadmissible table
+    would show here as a larger value)."""
+    from pathlib import Path
+
+    from sensor_ghosts.rules.engine import apply_turn
+    from sensor_ghosts.rules.notation import parse_turn
+
+    checked = 0
+    for seed in (0, 1, 3, 9):
+        setup = generate_setup(seed=seed)
+        state = initial_state(setup, setup.deal)
+        lines = (Path(__file__).parent / "data" / f"plan-1p-standard-{seed}.txt").read_text().splitlines()
+        for i, line in enumerate(lines):
+            if i >= len(lines) - 6:
+                m = Model(state, "deal")
+                guided, plain = Heuristic(m).relaxed, Heuristic(m).relaxed
+                plain.plain = True
+                root = m.root_state()
+                states = [root] + [st for st, _rec, _n, won in m.successors(root) if not won][:25]
+                for st in states:
+                    assert guided.turns(st) == plain.turns(st), (seed, i, st[:7])
+                    checked += 1
+            state = apply_turn(state, parse_turn(line, state))
+    assert checked > 400
