@@ -76,11 +76,13 @@ optimum is admissible), rule by rule:
 
 The relaxed search is itself guided by admissible bounds: the model's grid
 distance through a virus (``_grid_bound``), a distance over cells where the rows
-two or more ahead keep their rotation and may show either face
-(``relaxed_kernel.static_table``), and what earlier searches learned: a search
-from S that ends with "S needs v turns" proves that each state s it reached at
-cost g(s) needs at least v - g(s) more (a shorter way on from s would be a
-shorter way from S).
+two or more ahead keep their rotation and may show either face, until a flight
+down (``relaxed_kernel.static_table``), and what earlier searches learned: a
+search from S that ends with "S needs v turns" proves that each state s it
+reached at cost g(s) needs at least v - g(s) more (a shorter way on from s
+would be a shorter way from S). None of them changes a value: the tests
+search with the grid distance alone and compare
+(``tests/solver/test_relaxed_kernel.py``).
 
 The search runs compiled (``relaxed_kernel``, Numba). It can be stopped at a
 ``cap``: "at least cap turns" is still a valid bound.
