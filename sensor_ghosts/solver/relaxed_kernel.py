@@ -279,7 +279,7 @@ def static_table(rot0, free, flags, any_stop, any_boost, lq, lr, lc, ln, tfree):
 NO_TABLE = np.empty((0, N_CELLS), dtype=np.int64)
 
 
-def every_row_free(flags, any_stop, any_boost) -> np.ndarray:
+def every_row_free(flags: np.ndarray, any_stop: np.ndarray, any_boost: np.ndarray) -> np.ndarray:
     """``static_table`` with every row free: the ``tfree`` of the others."""
     return static_table(np.zeros(7, dtype=np.int64), 127, flags, any_stop, any_boost,
                         LINES_Q, LINES_R, LINES_C, LINES_N, NO_TABLE)
