@@ -262,8 +262,9 @@ class RelaxedBound:
         """Past ``LEARNED_LIMIT`` entries (a table of about 60 MB: at half
         that the slowest setups lost their learned bounds several times a
         solve, 20 % slower) the learned bounds start over, as a cache, and so
-        do the kept static-rows tables when half their keys are taken. (The kernel grows the table itself while
-        it is smaller; it stops learning when the table is too full.)"""
+        do the kept static-rows tables when half their keys are taken. (The
+        kernel grows the table itself while it is smaller; it stops learning
+        when the table is too full.)"""
         if self._learned_count[0] > LEARNED_LIMIT:
             self._learned = kernel.new_table()
             self._learned_count[0] = 0

@@ -561,7 +561,7 @@ def search(
     # static-rows tables: from the start's row on they may show any card
     # anyway, so only cells below the start see a (weaker) difference, and
     # the tables of searches that differ only there are shared.
-    low = (1 << min(7, CELL_ROW[pos0] + 1)) - 1
+    passed = (1 << min(7, CELL_ROW[pos0] + 1)) - 1
     top = CREDIT_LAYERS
     ms0 = np.zeros(4, dtype=np.int64)
     for r in range(7):
@@ -613,7 +613,7 @@ def search(
             h = gridb[pos]
         if h >= enough or plain:
             return h
-        moved = _moved(((a >> 6) & ((1 << 21) - 1)) ^ rot0i) | low
+        moved = _moved(((a >> 6) & ((1 << 21) - 1)) ^ rot0i) | passed
         if not have_table[moved]:
             # Kept across searches (``new_static_cache``): a table reads the
             # start's rotation only of the rows that did not move.
