@@ -21,7 +21,7 @@ With T the fewest turns (found first by the A* under 'turns-only'), an A* over
 (turn, grid, card state) finds the fewest cards among T-turn plans:
 
 * **Grid half once per grid.** A grid state's turns on turn t are worked out
-  once per pod move, whatever the cards (``GridHalf.live``), and only the turns
+  once per pod move, whatever the cards (``GridHalf.nexts``), and only the turns
   that can still be part of a win on turn T are followed (``GridHalf._fits``: a
   win only on the last turn; else a next grid whose admissible turn bounds,
   ``search.Heuristic``, fit in the turns left, checked once per grid and turn).
@@ -34,6 +34,16 @@ With T the fewest turns (found first by the A* under 'turns-only'), an A* over
 * **Bound.** Solo, every turn plays a card, so the cards still to play are at
   least the turns left (``T - t``); with more players one less for each player
   holding no card now (``search.Heuristic.cards_for_turns`` says why).
+* **Partial expansion.** A command of n cards leads to nodes whose priority
+  is at least g + n + the bound on the turns after it. A node expands only
+  its commands of a bound within its priority, and goes back on the heap at
+  the least bound of the rest (exact: every child is still generated before
+  any node of a higher priority is expanded, A* with partial expansion). A
+  grid's turns of one pay class are checked against the turns left only when
+  a command of that class comes up: most never do, since the optimum is
+  found first (a Deep Scan or a change of direction paid with two or three
+  cards at nodes near the optimum's priority), and those checks are
+  relaxed-game searches (on setups 0-59, deal mode, the slowest 2.7 s -> 1.0 s).
 * **Most cards left** (the last tie-break, §15): cards left plus cards played
   stays put as cards are played and drawn and rises only at the reshuffle
   ([D15]); a node's priority carries a bound on it for the wins of f cards
@@ -174,38 +184,47 @@ class GridHalf:
             self._bound[key] = got = min(got, left + 1)
         return got
 
-    def ends(self, gk: tuple, pod: tuple | None) -> list[tuple[tuple, tuple | None]]:
+    def ends(self, gk: tuple, pod: tuple | None, pc: tuple | None = None) -> list[tuple[tuple, tuple | None]]:
         """(pay class, grid end: ``Model._grid_end``) of every turn from grid
-        ``gk``, the pod moving by ``pod``; ``pod`` SKIP: the turn of a player
-        without cards (pay class SKIP, §9)."""
+        ``gk`` (``pc``: of the turns of that pay class alone), the pod moving
+        by ``pod``; ``pod`` SKIP: the turn of a player without cards (pay
+        class SKIP, §9)."""
         st = as_state(gk, NO_CARDS)
         if pod == SKIP:
             return [(SKIP, self.m.grid_skip(st))]
-        return [(pay_class(act), end) for act, end in self.m.grid_moves(st, pod)]
+        return [(pay_class(act), end) for act, end in self.m.grid_moves(st, pod, pc)]
 
     def live(self, gid: int, t: int) -> dict:
-        """pod move -> ``by_pod``'s answer, as far as asked (one table per
-        grid, by its id, and turn)."""
+        """(pod move, pay class) -> ``nexts``' answer, as far as asked (one
+        table per grid, by its id, and turn)."""
         key = (gid, t)
         got = self._live.get(key)
         if got is None:
             got = self._live[key] = {}
         return got
 
-    def by_pod(self, table: dict, gid: int, t: int, pod: tuple | None) -> dict:
-        """pay class -> the ids of the next grids (None: the win) of the turns
-        from grid ``gid`` on turn ``t`` (0-based), the pod moving by ``pod``,
-        that may be part of a win at turn T; kept in ``table`` (``live(gid,
-        t)``). ``pod`` SKIP: the turn of a player without cards (pay class SKIP)."""
-        got = table.get(pod)
+    def nexts(self, table: dict, gid: int, t: int, pod: tuple | None, pc: tuple) -> list:
+        """The ids of the next grids (None: the win) of the turns of pay class
+        ``pc`` from grid ``gid`` on turn ``t`` (0-based), the pod moving by
+        ``pod``, that may be part of a win at turn T; kept in ``table``
+        (``live(gid, t)``). Worked out per pay class, when a card state first
+        asks for it: most pay classes cost more cards than the optimum has
+        to spare at most nodes (``fewest_cards``), and a Deep Scan's turns
+        are the most. ``pod`` SKIP: the turn of a player without cards (pay
+        class SKIP). A Peek changes nothing on the grid: one entry for all."""
+        key = (pod, pc)
+        got = table.get(key)
         if got is None:
+            moves = table.get(pod)
+            if moves is None:
+                # Every pay class's next grids at once: one pass over the
+                # bolsters and actions is cheaper than one per class.
+                moves = table[pod] = {}
+                for pc2, end in self.ends(self.grids[gid], pod):
+                    moves.setdefault(pc2, {}).update(dict.fromkeys(next_grids(end)))
             left = self.T - t - 1  # turns left after this one
-            moves = [(pc, nxt) for pc, end in self.ends(self.grids[gid], pod) for nxt in next_grids(end)]
-            got = {}
-            for pc, nxt in dict.fromkeys(moves):
-                if self._fits(nxt, left):
-                    got.setdefault(pc, []).append(None if nxt is None else self.grid_id(nxt))
-            table[pod] = got
+            got = table[key] = [None if nxt is None else self.grid_id(nxt)
+                                for nxt in moves.get(pc, ()) if self._fits(nxt, left)]
         return got
 
 
@@ -320,11 +339,15 @@ def fewest_cards(
     root_of = {}
     seq = 0
 
-    def push(key: tuple, g: int) -> None:
+    def push(key: tuple, g: int, h: int | None = None, stage: int = -1) -> None:
+        """Onto the heap at priority g + h (h: the bound on the cards still to
+        play, unless given), its options with a bound above ``stage`` still to
+        expand."""
         nonlocal seq
         t, _gid, cid = key
         hands, deck, disc, _head, pass2, _active = cards_of[cid]
-        h = grid.h.cards_for_turns(turns - t, hands)
+        if h is None:
+            h = grid.h.cards_for_turns(turns - t, hands)
         held = sum(len(x) for x in hands)
         big_l = held + len(deck) + g
         # The cards a win of g + h cards takes from the deck: solo, what the
@@ -335,8 +358,33 @@ def fewest_cards(
         taken = h - 1 if players == 1 else h + model.limit * players - held
         if not pass2 and taken > len(deck):
             big_l += len(disc) + h + 1
-        heapq.heappush(heap, (g + h, -big_l, -t, seq, key, g))
+        heapq.heappush(heap, (g + h, -big_l, -t, seq, key, g, stage))
         seq += 1
+
+    shape: dict[int, list] = {}
+
+    def keyed(cid: int, final: bool, paying: dict) -> list:
+        """``payments(cid)``' items, each with the distinct (cards played,
+        players left with no card) of its commands: what the bound on the
+        nodes after them reads (``cards_after``)."""
+        got = shape.get(cid)
+        if got is None:
+            got = shape[cid] = []
+            for k, what in paying.items():
+                if final:
+                    nz = {(n, empty_hands(cards_of[c1][0])) for c1, n in what}
+                else:
+                    nz = {(len(played), empty_hands(hands1)) for hands1, played, _ in what}
+                got.append((k, what, sorted(nz)))
+        return got
+
+    def empty_hands(hands: tuple) -> int:
+        return 0 if players == 1 else sum(1 for hand in hands if not hand)
+
+    def cards_after(rest: int, hands: tuple) -> int:
+        """The bound on the cards of the ``rest`` turns after a command that
+        leaves ``hands`` (the draw after it only fills a hand: no lower)."""
+        return rest if players == 1 else grid.h.cards_for_turns(rest, hands)
 
     # A node: (turn, grid id, card state id).
     gid0 = grid.grid_id(grid_key(roots[0][0]))
@@ -347,7 +395,7 @@ def fewest_cards(
         push(key, 0)
     nodes = 0
     while heap:
-        f, _, _, _, key, g = heapq.heappop(heap)
+        f, _, _, _, key, g, stage = heapq.heappop(heap)
         if key[0] == "won":
             _, last, pc, c1, n = key
             break
@@ -371,21 +419,42 @@ def fewest_cards(
             last_report = now
             progress({"nodes": nodes, "states": len(best), "open": len(heap),
                       "bound": turns, "seconds": now - t_start})
+        # Partial expansion: a command of n cards leads to nodes of priority
+        # at least ``g + n + (bound on the cards of the turns after it)``; the
+        # commands of a bound above f wait, with the node back on the heap at
+        # the least of those bounds. Most never come up (the optimum is
+        # found first), and their grids' turns are never worked out.
         table = grid.live(gid, t)
         final, paying = payments(cid)
-        for k, what in paying.items():
+        later = None
+        rest = turns - t - 1  # turns after this one
+        for k, what, pairs in keyed(cid, final, paying):
             pc, pod = k
-            nexts = grid.by_pod(table, gid, t, pod).get(pc)
+            # The least bound of the key's commands, read before any card
+            # state after them is built: most keys are never asked for.
+            least = g + min(n + (rest if z == 0 else max(0, rest - z)) for n, z in pairs)
+            if least > f:
+                if later is None or least < later:
+                    later = least
+                continue
+            nexts = grid.nexts(table, gid, t, pod, pc)
             if not nexts:
                 continue
             for c1, n in options(cid, k, what, final):
+                lb = g + n + cards_after(rest, cards_of[c1][0])
+                if lb > f:
+                    if later is None or lb < later:
+                        later = lb
+                    continue
+                if lb <= stage:
+                    continue  # expanded at an earlier stage
                 g2 = g + n
                 for nxt in nexts:
                     if nxt is None:
                         # A win on the last turn: no draw (§4).
                         hands, deck = cards_of[c1][:2]
                         big_l = sum(len(x) for x in hands) + len(deck) + g2
-                        heapq.heappush(heap, (g2, -big_l, -turns - 1, seq, ("won", key, pc, c1, n), g2))
+                        heapq.heappush(heap, (g2, -big_l, -turns - 1, seq, ("won", key, pc, c1, n), g2, -1))
                         seq += 1
                         continue
                     for c2 in drawn(c1):
@@ -402,6 +471,8 @@ def fewest_cards(
                             best[key2] = g2
                             parent[key2] = (key, pc, n)
                             push(key2, g2)
+        if later is not None:
+            push(key, g, later - g, f)
     else:
         return SearchOutcome("unsolvable", None, None, None, nodes)
     steps = [(last, pc, n)]
