@@ -364,9 +364,10 @@ def fewest_cards(
     shape: dict[int, list] = {}
 
     def keyed(cid: int, final: bool, paying: dict) -> list:
-        """``payments(cid)``' items, each with the distinct (cards played,
-        players left with no card) of its commands: what the bound on the
-        nodes after them reads (``cards_after``)."""
+        """``payments(cid)``' items, each with the fewest cards of its
+        commands and, when a command leaves a player without cards, the
+        distinct (cards played, players with no card) of its commands: what
+        the bound on the nodes after them reads (``cards_after``)."""
         got = shape.get(cid)
         if got is None:
             got = shape[cid] = []
@@ -375,7 +376,8 @@ def fewest_cards(
                     nz = {(n, empty_hands(cards_of[c1][0])) for c1, n in what}
                 else:
                     nz = {(len(played), empty_hands(hands1)) for hands1, played, _ in what}
-                got.append((k, what, sorted(nz)))
+                # (Solo, or no one left without cards: the bound is n + rest.)
+                got.append((k, what, min(nz)[0], sorted(nz) if any(z for _, z in nz) else None))
         return got
 
     def empty_hands(hands: tuple) -> int:
@@ -428,11 +430,14 @@ def fewest_cards(
         final, paying = payments(cid)
         later = None
         rest = turns - t - 1  # turns after this one
-        for k, what, pairs in keyed(cid, final, paying):
+        for k, what, least_n, pairs in keyed(cid, final, paying):
             pc, pod = k
             # The least bound of the key's commands, read before any card
             # state after them is built: most keys are never asked for.
-            least = g + min(n + (rest if z == 0 else max(0, rest - z)) for n, z in pairs)
+            if pairs is None:
+                least = g + least_n + rest
+            else:
+                least = g + min(n + max(0, rest - z) for n, z in pairs)
             if least > f:
                 if later is None or least < later:
                     later = least
@@ -441,7 +446,7 @@ def fewest_cards(
             if not nexts:
                 continue
             for c1, n in options(cid, k, what, final):
-                lb = g + n + cards_after(rest, cards_of[c1][0])
+                lb = g + n + (rest if players == 1 else cards_after(rest, cards_of[c1][0]))
                 if lb > f:
                     if later is None or lb < later:
                         later = lb
