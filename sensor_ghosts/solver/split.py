@@ -184,19 +184,19 @@ class GridHalf:
             self._bound[key] = got = min(got, left + 1)
         return got
 
-    def ends(self, gk: tuple, pod: tuple | None, pc: tuple | None = None) -> list[tuple[tuple, tuple | None]]:
+    def ends(self, gk: tuple, pod: tuple | None) -> list[tuple[tuple, tuple | None]]:
         """(pay class, grid end: ``Model._grid_end``) of every turn from grid
-        ``gk`` (``pc``: of the turns of that pay class alone), the pod moving
-        by ``pod``; ``pod`` SKIP: the turn of a player without cards (pay
-        class SKIP, §9)."""
+        ``gk``, the pod moving by ``pod``; ``pod`` SKIP: the turn of a player
+        without cards (pay class SKIP, §9)."""
         st = as_state(gk, NO_CARDS)
         if pod == SKIP:
             return [(SKIP, self.m.grid_skip(st))]
-        return [(pay_class(act), end) for act, end in self.m.grid_moves(st, pod, pc)]
+        return [(pay_class(act), end) for act, end in self.m.grid_moves(st, pod)]
 
     def live(self, gid: int, t: int) -> dict:
-        """(pod move, pay class) -> ``nexts``' answer, as far as asked (one
-        table per grid, by its id, and turn)."""
+        """(pod move, pay class) -> ``nexts``' answer, and (pod move, None)
+        -> every pay class's next grids, as far as asked (one table per grid,
+        by its id, and turn)."""
         key = (gid, t)
         got = self._live.get(key)
         if got is None:
@@ -207,19 +207,18 @@ class GridHalf:
         """The ids of the next grids (None: the win) of the turns of pay class
         ``pc`` from grid ``gid`` on turn ``t`` (0-based), the pod moving by
         ``pod``, that may be part of a win at turn T; kept in ``table``
-        (``live(gid, t)``). Worked out per pay class, when a card state first
-        asks for it: most pay classes cost more cards than the optimum has
-        to spare at most nodes (``fewest_cards``), and a Deep Scan's turns
-        are the most. ``pod`` SKIP: the turn of a player without cards (pay
-        class SKIP). A Peek changes nothing on the grid: one entry for all."""
+        (``live(gid, t)``). ``pod`` SKIP: the turn of a player without cards
+        (pay class SKIP). The grid's turns are worked out for every pay class
+        at once (one pass over the bolsters and actions), but checked against
+        the turns left (``_fits``, relaxed-game searches) only for the pay
+        classes asked for: ``fewest_cards`` asks only when a command of the
+        class comes up, and most Deep Scans never do."""
         key = (pod, pc)
         got = table.get(key)
         if got is None:
-            moves = table.get(pod)
+            moves = table.get((pod, None))
             if moves is None:
-                # Every pay class's next grids at once: one pass over the
-                # bolsters and actions is cheaper than one per class.
-                moves = table[pod] = {}
+                moves = table[(pod, None)] = {}
                 for pc2, end in self.ends(self.grids[gid], pod):
                     moves.setdefault(pc2, {}).update(dict.fromkeys(next_grids(end)))
             left = self.T - t - 1  # turns left after this one
