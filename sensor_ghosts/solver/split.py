@@ -17,8 +17,10 @@ escape pod) a turn has two independent halves:
   for by the same cards.
 
 A plan is a grid path and a card path that agree on the pay class turn by turn.
-With T the fewest turns (found first by the A* under 'turns-only'), an A* over
-(turn, grid, card state) finds the fewest cards among T-turn plans:
+With T the fewest turns, an A* over (turn, grid, card state) finds the fewest
+cards among T-turn plans, or proves there is no plan of T turns. (``solve``
+first tries the relaxed game's bound at the roots as T, and only when no plan
+has that many turns finds T with the A* under 'turns-only': ``api._split_solve``.)
 
 * **Grid half once per grid.** A grid state's turns on turn t are worked out
   once per pod move, whatever the cards (``GridHalf.nexts``), and only the turns
@@ -238,11 +240,13 @@ def fewest_cards(
     heuristic: Heuristic | None = None,
     progress: Callable[[dict], None] | None = None,
 ) -> SearchOutcome:
-    """The plan of ``turns`` turns (the fewest) with the fewest cards, then the
-    most cards left, from ``roots`` (``applies`` must hold). Status 'unknown'
-    (bound ``turns``) when ``deadline`` passes or more than ``max_nodes`` nodes
-    or ``max_states`` states would be needed. ``heuristic``: the one
-    the search for ``turns`` used (its learned bounds carry over)."""
+    """The plan of exactly ``turns`` turns with the fewest cards, then the
+    most cards left, from ``roots`` (``applies`` must hold); ``turns`` must
+    not exceed the fewest turns (then it is the optimum), and status
+    'unsolvable' says no plan has that many. Status 'unknown' (bound
+    ``turns``) when ``deadline`` passes or more than ``max_nodes`` nodes or
+    ``max_states`` states would be needed. ``heuristic``: the one the search
+    for ``turns`` used, if any (its learned bounds carry over)."""
     t_start = time.perf_counter()
     last_report = t_start
     grid = GridHalf(model, turns, heuristic)

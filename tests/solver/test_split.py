@@ -145,3 +145,22 @@ def test_hash_seed_does_not_change_the_plan():
         "    print(r.nodes, r.plan.to_json_text())\n"
     )
     assert len(outputs_under_hash_seeds(code)) == 1
+
+
+@pytest.mark.parametrize(("seed", "mode"), [(9, "deal"), (54, "deal"), (54, "open")])
+def test_solve_tries_the_relaxed_bound_as_the_turns_then_falls_back(seed, mode):
+    # ``solve`` first runs the card search at the relaxed game's bound at the
+    # roots; on setup 54 that bound (10) is below the fewest turns (11), the
+    # card search finds no plan of 10 turns, and the fewest-turns A* gives 11.
+    # Either way the answer is the A*-then-card-search one.
+    from sensor_ghosts.solver.search import Heuristic
+
+    setup = generate_setup(seed=seed)
+    m, roots = _model(setup, mode)
+    guess = min(Heuristic(m).bounds(st, 100)[0] for st, _ in roots)
+    first = astar(m, roots, objective="turns-only", timeout=60)
+    assert (guess < first.value[0]) == (seed == 54)
+    out = split.fewest_cards(m, roots, first.value[0])
+    r = solve(setup, mode=mode, timeout=60)
+    assert (r.turns, r.cards, r.plan.figures.cards_left) == (*out.value, cards_left(out.path[-1][0]))
+    assert r.plan.replay()[-1].outcome.status is Status.WON
