@@ -102,7 +102,7 @@ INF = 10**9
 
 # Card flags.
 CAN_BOOST, CAN_STOP, NEEDS_SHIELDS, DEADLY = 1, 2, 4, 8
-LEARNED_LIMIT = 500_000
+LEARNED_LIMIT = 1_000_000
 _CELLS = [(1, 0)] + [(r, c) for r in range(1, 8) for c in range(1, 6)]
 """Cells in the kernel's index order (the dock first; Earth is index 36)."""
 
@@ -259,9 +259,12 @@ class RelaxedBound:
         return int(value)
 
     def _make_room(self) -> None:
-        """Past ``LEARNED_LIMIT`` entries (a table of about 60 MB: at half
-        that the slowest setups lost their learned bounds several times a
-        solve, 20 % slower) the learned bounds start over, as a cache, and so
+        """Past ``LEARNED_LIMIT`` entries (a table of about 110-220 MB, 56
+        bytes a slot, at most half of them taken: at half the limit the
+        slowest setup, seed 50 in open mode, lost its learned bounds three
+        times a solve and took 3.3-4.1 s against 2.1-2.5 s, peak memory 318
+        against 420 MB; at a quarter, setups 0-59 were 20 % slower) the
+        learned bounds start over, as a cache, and so
         do the kept static-rows tables when half their keys are taken. (The
         kernel grows the table itself while it is smaller; it stops learning
         when the table is too full.)"""

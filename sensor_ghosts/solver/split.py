@@ -375,11 +375,15 @@ def fewest_cards(
         if got is None:
             got = shape[cid] = []
             for k, what in paying.items():
+                if players == 1:  # no one is left without cards: the bound is n + rest
+                    least = min(n for _, n in what) if final else min(len(paid[1]) for paid in what)
+                    got.append((k, what, least, None))
+                    continue
                 if final:
                     nz = {(n, empty_hands(cards_of[c1][0])) for c1, n in what}
                 else:
                     nz = {(len(played), empty_hands(hands1)) for hands1, played, _ in what}
-                # (Solo, or no one left without cards: the bound is n + rest.)
+                # (No one left without cards: the bound is n + rest.)
                 got.append((k, what, min(nz)[0], sorted(nz) if any(z for _, z in nz) else None))
         return got
 
