@@ -196,7 +196,7 @@ class GridHalf:
         return [(pay_class(act), end) for act, end in self.m.grid_moves(st, pod)]
 
     def live(self, gid: int, t: int) -> dict:
-        """(pod move, pay class) -> ``nexts``' answer, and (pod move, None)
+        """(pay class, pod move) -> ``nexts``' answer, and (None, pod move)
         -> every pay class's next grids, as far as asked (one table per grid,
         by its id, and turn)."""
         key = (gid, t)
@@ -215,12 +215,12 @@ class GridHalf:
         the turns left (``_fits``, relaxed-game searches) only for the pay
         classes asked for: ``fewest_cards`` asks only when a command of the
         class comes up, and most Deep Scans never do."""
-        key = (pod, pc)
+        key = (pc, pod)  # as ``payments``' keys
         got = table.get(key)
         if got is None:
-            moves = table.get((pod, None))
+            moves = table.get((None, pod))
             if moves is None:
-                moves = table[(pod, None)] = {}
+                moves = table[(None, pod)] = {}
                 for pc2, end in self.ends(self.grids[gid], pod):
                     moves.setdefault(pc2, {}).update(dict.fromkeys(next_grids(end)))
             left = self.T - t - 1  # turns left after this one
@@ -366,25 +366,28 @@ def fewest_cards(
 
     shape: dict[int, list] = {}
 
-    def keyed(cid: int, final: bool, paying: dict) -> list:
-        """``payments(cid)``' items, each with the fewest cards of its
-        commands and, when a command leaves a player without cards, the
-        distinct (cards played, players with no card) of its commands: what
-        the bound on the nodes after them reads (``cards_after``)."""
+    def keyed(cid: int) -> tuple[bool, list]:
+        """``payments(cid)``: whether final, and its items, each with the
+        fewest cards of its commands and, when a command leaves a player
+        without cards, the distinct (cards played, players with no card) of
+        its commands: what the bound on the nodes after them reads
+        (``cards_after``)."""
         got = shape.get(cid)
         if got is None:
-            got = shape[cid] = []
+            final, paying = payments(cid)
+            items: list = []
+            got = shape[cid] = (final, items)
             for k, what in paying.items():
                 if players == 1:  # no one is left without cards: the bound is n + rest
                     least = min(n for _, n in what) if final else min(len(paid[1]) for paid in what)
-                    got.append((k, what, least, None))
+                    items.append((k, what, least, None))
                     continue
                 if final:
                     nz = {(n, empty_hands(cards_of[c1][0])) for c1, n in what}
                 else:
                     nz = {(len(played), empty_hands(hands1)) for hands1, played, _ in what}
                 # (No one left without cards: the bound is n + rest.)
-                got.append((k, what, min(nz)[0], sorted(nz) if any(z for _, z in nz) else None))
+                items.append((k, what, min(nz)[0], sorted(nz) if any(z for _, z in nz) else None))
         return got
 
     def empty_hands(hands: tuple) -> int:
@@ -395,6 +398,7 @@ def fewest_cards(
         leaves ``hands`` (the draw after it only fills a hand: no lower)."""
         return rest if players == 1 else grid.h.cards_for_turns(rest, hands)
 
+    live = grid._live  # (read directly in the loop: one lookup a node)
     # A node: (turn, grid id, card state id).
     gid0 = grid.grid_id(grid_key(roots[0][0]))
     for st, rec in roots:
@@ -433,11 +437,13 @@ def fewest_cards(
         # commands of a bound above f wait, with the node back on the heap at
         # the least of those bounds. Most never come up (the optimum is
         # found first), and their grids' turns are never worked out.
-        table = grid.live(gid, t)
-        final, paying = payments(cid)
+        table = live.get((gid, t))
+        if table is None:
+            table = grid.live(gid, t)
+        final, items = keyed(cid)
         later = None
         rest = turns - t - 1  # turns after this one
-        for k, what, least_n, pairs in keyed(cid, final, paying):
+        for k, what, least_n, pairs in items:
             pc, pod = k
             # The least bound of the key's commands, read before any card
             # state after them is built: most keys are never asked for.
@@ -449,7 +455,9 @@ def fewest_cards(
                 if later is None or least < later:
                     later = least
                 continue
-            nexts = grid.nexts(table, gid, t, pod, pc)
+            nexts = table.get(k)
+            if nexts is None:
+                nexts = grid.nexts(table, gid, t, pod, pc)
             if not nexts:
                 continue
             for c1, n in options(cid, k, what, final):
