@@ -15,7 +15,7 @@ from ..rules.state import GameState, initial_state, random_deal
 from . import split
 from .model import Model
 from .plan import Plan, build_plan, dealt_of
-from .search import Heuristic, astar, tty_progress
+from .search import Heuristic, SearchOutcome, astar, tty_progress
 
 MODES = ("deal", "open", "expected")
 # The cap of the relaxed game's search for the first guess at the fewest
@@ -184,7 +184,8 @@ def solve(
 
 
 def _split_solve(model: Model, roots: list, t0: float, timeout: float | None, max_nodes: int | None,
-                 max_states: int, progress: Callable[[dict], None] | None, max_turns: int | None):
+                 max_states: int, progress: Callable[[dict], None] | None,
+                 max_turns: int | None) -> SearchOutcome:
     """The full objective with the grid's and the cards' halves of a turn
     apart (``split``): the fewest cards among the plans of T turns, T the
     fewest.

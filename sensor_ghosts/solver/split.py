@@ -368,35 +368,33 @@ def fewest_cards(
 
     def keyed(cid: int) -> tuple[bool, list]:
         """``payments(cid)``: whether final, and its items, each with the
-        fewest cards of its commands and, when a command leaves a player
-        without cards, the distinct (cards played, players with no card) of
-        its commands: what the bound on the nodes after them reads
-        (``cards_after``)."""
+        fewest cards of its commands and, with more players, one (cards
+        played, hands after) per distinct (cards played, players left with
+        no card): what the bound on the nodes after them reads
+        (``cards_after``). Solo, that bound is the cards played plus the
+        turns after."""
         got = shape.get(cid)
         if got is None:
             final, paying = payments(cid)
             items: list = []
             got = shape[cid] = (final, items)
             for k, what in paying.items():
-                if players == 1:  # no one is left without cards: the bound is n + rest
-                    least = min(n for _, n in what) if final else min(len(paid[1]) for paid in what)
+                if final:
+                    played = [(n, cards_of[c1][0]) for c1, n in what]
+                else:
+                    played = [(len(cards), hands1) for hands1, cards, _ in what]
+                least = min(n for n, _ in played)
+                if players == 1:
                     items.append((k, what, least, None))
                     continue
-                if final:
-                    nz = {(n, empty_hands(cards_of[c1][0])) for c1, n in what}
-                else:
-                    nz = {(len(played), empty_hands(hands1)) for hands1, played, _ in what}
-                # (No one left without cards: the bound is n + rest.)
-                items.append((k, what, min(nz)[0], sorted(nz) if any(z for _, z in nz) else None))
+                distinct = {(n, sum(1 for hand in hands1 if not hand)): (n, hands1) for n, hands1 in played}
+                items.append((k, what, least, list(distinct.values())))
         return got
-
-    def empty_hands(hands: tuple) -> int:
-        return 0 if players == 1 else sum(1 for hand in hands if not hand)
 
     def cards_after(rest: int, hands: tuple) -> int:
         """The bound on the cards of the ``rest`` turns after a command that
         leaves ``hands`` (the draw after it only fills a hand: no lower)."""
-        return rest if players == 1 else grid.h.cards_for_turns(rest, hands)
+        return grid.h.cards_for_turns(rest, hands)
 
     live = grid._live  # (read directly in the loop: one lookup a node)
     # A node: (turn, grid id, card state id).
@@ -450,7 +448,7 @@ def fewest_cards(
             if pairs is None:
                 least = g + least_n + rest
             else:
-                least = g + min(n + max(0, rest - z) for n, z in pairs)
+                least = g + min(n + cards_after(rest, hands1) for n, hands1 in pairs)
             if least > f:
                 if later is None or least < later:
                     later = least

@@ -18,9 +18,9 @@ from sensor_ghosts.rules.geometry import Direction
 from sensor_ghosts.rules.options import RuleOptions
 from sensor_ghosts.rules.state import Status
 from sensor_ghosts.solver import solve, split
-from sensor_ghosts.solver.api import start_state
+from sensor_ghosts.solver.api import INF_TURNS, start_state
 from sensor_ghosts.solver.model import FLY, PEEK, PEND, SHIELDS, SHIFT, Model, pay_class
-from sensor_ghosts.solver.search import astar, cards_left
+from sensor_ghosts.solver.search import Heuristic, astar, cards_left
 
 
 def _model(instance, mode):
@@ -153,11 +153,9 @@ def test_solve_tries_the_relaxed_bound_as_the_turns_then_falls_back(seed, mode):
     # roots; on setup 54 that bound (10) is below the fewest turns (11), the
     # card search finds no plan of 10 turns, and the fewest-turns A* gives 11.
     # Either way the answer is the A*-then-card-search one.
-    from sensor_ghosts.solver.search import Heuristic
-
     setup = generate_setup(seed=seed)
     m, roots = _model(setup, mode)
-    guess = min(Heuristic(m).bounds(st, 100)[0] for st, _ in roots)
+    guess = min(Heuristic(m).bounds(st, INF_TURNS)[0] for st, _ in roots)
     first = astar(m, roots, objective="turns-only", timeout=60)
     assert (guess < first.value[0]) == (seed == 54)
     out = split.fewest_cards(m, roots, first.value[0])
