@@ -53,7 +53,7 @@ has that many turns finds T with the A* under 'turns-only': ``api._split_solve``
   Every node of the optimum's priority whose bound beats the optimum's
   cards left is expanded to rule it out, so the bound counts: solo it takes
   into the reshuffled pile at most the deck and the cards of the turn that
-  empties it (``push``), not every card still to play (a third of the nodes
+  empties it (``push``), not every card still to play (44 % of the nodes
   at that priority went, 2,256 -> 1,263 on 20 median setups).
 * **Dominance.** A card state with no heading is at least as good as the same
   one with a heading, at no more cards ([D11]: no heading allows all that a
