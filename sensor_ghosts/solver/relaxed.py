@@ -259,15 +259,15 @@ class RelaxedBound:
         return int(value)
 
     def _make_room(self) -> None:
-        """Past ``LEARNED_LIMIT`` entries (a table of about 110-220 MB, 56
-        bytes a slot, at most half of them taken: at half the limit the
-        slowest setup, seed 50 in open mode, lost its learned bounds three
-        times a solve and took 3.3-4.1 s against 2.1-2.5 s, peak memory 318
-        against 420 MB; at a quarter, setups 0-59 were 20 % slower) the
-        learned bounds start over, as a cache, and so
-        do the kept static-rows tables when half their keys are taken. (The
-        kernel grows the table itself while it is smaller; it stops learning
-        when the table is too full.)"""
+        """Past ``LEARNED_LIMIT`` entries the learned bounds start over, as a
+        cache, and so do the kept static-rows tables when half their keys
+        are taken. The table is then 110-220 MB (56 bytes a slot, at most
+        half of them taken). At half the limit the slowest setup, seed 50 in
+        open mode, lost its learned bounds three times a solve and took
+        3.3-4.1 s against 2.1-2.5 s (peak memory 318 against 420 MB); at a
+        quarter, setups 0-59 were 20 % slower. (The kernel grows the table
+        itself while it is smaller; it stops learning when the table is too
+        full.)"""
         if self._learned_count[0] > LEARNED_LIMIT:
             self._learned = kernel.new_table()
             self._learned_count[0] = 0

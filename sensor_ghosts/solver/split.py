@@ -363,18 +363,19 @@ def fewest_cards(
         # else at most its cards (a helper's [D18] deck top included) and what
         # refills the hands. If that may empty the deck, the discard pile (and
         # what joins it) and the Wild come back.
-        taken = h - 1 if players == 1 else h + model.limit * players - held
-        if not pass2 and taken > len(deck):
+        if players == 1:
+            taken = h - 1
+            # Solo, a turn's draw is the cards it played, so the reshuffle
+            # comes at the draw of the first turn whose cards, with those
+            # before it, outnumber the deck: by then at most the deck and
+            # that turn's cards have joined the pile. A turn plays at most
+            # the hand, and each of the other turns left at least one card
+            # ([D10]); the last turn draws none (§4).
+            joined = min(taken, len(deck) + min(model.limit, h - (turns - t - 1)))
+        else:
+            taken = h + model.limit * players - held
             joined = h
-            if players == 1:
-                # Solo, a turn's draw is the cards it played, so the reshuffle
-                # comes at the draw of the first turn whose cards, with those
-                # before it, outnumber the deck: by then at most the deck and
-                # that turn's cards have joined the pile. A turn plays at most
-                # the hand, and each of the other turns left at least one card
-                # ([D10]); the last turn draws none (§4).
-                most = min(model.limit, h - (turns - t - 1))
-                joined = min(h - 1, len(deck) + most)
+        if not pass2 and taken > len(deck):
             big_l += len(disc) + joined + 1
         heapq.heappush(heap, (g + h, -big_l, -t, seq, key, g, stage))
         seq += 1
