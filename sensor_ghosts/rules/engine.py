@@ -98,9 +98,11 @@ def _check(state: GameState, cmd: Command, flipped: frozenset[int], **kw) -> Non
         raise IllegalTurnError(problem)
 
 
-def apply_turn(state: GameState, turn: Turn) -> GameState:
+def apply_turn(state: GameState, turn: Turn, trace: list | None = None) -> GameState:
     """Apply one whole turn; raises ``IllegalTurnError`` (state unchanged) with the
-    reason when any part of it is illegal."""
+    reason when any part of it is illegal. ``trace``: gets (command, state before
+    it, state after it) for each command played, for figures read mid-turn
+    (``solver.plan``: the shields a flight spent)."""
     if state.is_over:
         raise GameOverError(f"the game is over ({state.outcome})")
     o = state.options
@@ -120,7 +122,10 @@ def apply_turn(state: GameState, turn: Turn) -> GameState:
     if turn.command is not None:
         pod1 = pod_moves_after_first(state, turn.second is not None)
         _check(state, turn.command, flipped, pod_moves=pod1)
+        before = state
         state, flipped = execute(state, turn.command, flipped, pod_moves=pod1)
+        if trace is not None:
+            trace.append((turn.command, before, state))
     if turn.second is not None:
         assert turn.command is not None
         # §12 second action: once per turn, before drawing, for a held virus sample.
@@ -132,7 +137,10 @@ def apply_turn(state: GameState, turn: Turn) -> GameState:
             raise IllegalTurnError("a second action costs a held virus sample (§12)")
         state = state.evolve(held=state.held - 1)
         _check(state, turn.second, flipped, played=spent_players(state, turn.command))
+        before = state
         state, flipped = execute(state, turn.second, flipped)
+        if trace is not None:
+            trace.append((turn.second, before, state))
     return _finish_turn(state, turn.rescan, flipped)
 
 

@@ -14,7 +14,7 @@ from __future__ import annotations
 import json
 from dataclasses import dataclass, field
 
-from ..rules.engine import apply_turn, execute, pod_moves_after_first
+from ..rules.engine import apply_turn
 from ..rules.errors import SensorGhostsError
 from ..rules.setup import Deal
 from ..rules.state import GameState, Status
@@ -62,24 +62,21 @@ class Plan:
     objective: str = "turns"
     """What the plan is optimal for (``api.OBJECTIVES``): 'turns-only' plans
     have the fewest turns but their cards were not minimised."""
-    figures: Figures = field(init=False)
+    _figures: Figures | None = field(default=None, init=False, repr=False, compare=False)
 
-    def __post_init__(self) -> None:
-        self.figures = _figures(self.start, self.turns)
+    @property
+    def figures(self) -> Figures:
+        """Turns, cards played, shields spent and cards left (worked out by
+        ``replay``, or on first reading: one pass through the engine). A plan
+        that turns out illegal counts its figures up to the illegal turn."""
+        if self._figures is None:
+            self._figures = _run(self.start, self.turns, strict=False)[1]
+        return self._figures
 
     def replay(self) -> list[GameState]:
         """Every state from the start to the win; raises ``PlanReplayError`` when a
         turn is illegal or the last state is not won."""
-        states = [self.start]
-        s = self.start
-        for i, t in enumerate(self.turns, 1):
-            try:
-                s = apply_turn(s, t)
-            except SensorGhostsError as e:
-                raise PlanReplayError(f"turn {i} ({t}) is illegal: {e}") from e
-            states.append(s)
-        if s.outcome.status is not Status.WON:
-            raise PlanReplayError(f"the plan does not win: {s.outcome}")
+        states, self._figures = _run(self.start, self.turns, strict=True)
         return states
 
     def to_text(self) -> str:
@@ -138,30 +135,30 @@ def _cmd_json(cmd: Command | None) -> dict | None:
     }
 
 
-def _figures(start: GameState, turns: list[Turn]) -> Figures:
+def _run(start: GameState, turns: list[Turn], *, strict: bool) -> tuple[list[GameState], Figures]:
+    """One pass of ``turns`` through the rules engine: the states, and the
+    figures. ``strict``: raise ``PlanReplayError`` when a turn is illegal or
+    the plan does not win; else stop at an illegal turn."""
+    states = [start]
     s = start
     played = spent = 0
-    for t in turns:
-        cmds = [c for c in (t.command, t.second) if c is not None]
-        played += sum(len(c.cards) for c in cmds)
+    for i, t in enumerate(turns, 1):
+        played += sum(len(c.cards) for c in (t.command, t.second) if c is not None)
+        trace: list = []
         try:
-            mid = s.evolve(shields=min(2, s.shields + t.bolster), held=s.held - t.bolster)
-            flipped: frozenset[int] = frozenset()
-            for i, c in enumerate(cmds):
-                if i == 1:
-                    mid = mid.evolve(held=mid.held - 1)
-                before = mid.shields
-                pod = i == 1 or pod_moves_after_first(mid, len(cmds) == 2)
-                mid, flipped = execute(mid, c, flipped, pod_moves=pod)
-                if c.action.kind is ActionKind.FLY and mid.shields < before:
-                    spent += before - mid.shields
-                if mid.is_over:
-                    break
-            s = apply_turn(s, t)
-        except SensorGhostsError:
+            s = apply_turn(s, t, trace)
+        except SensorGhostsError as e:
+            if strict:
+                raise PlanReplayError(f"turn {i} ({t}) is illegal: {e}") from e
             break
+        states.append(s)
+        for cmd, before, after in trace:
+            if cmd.action.kind is ActionKind.FLY and after.shields < before.shields:
+                spent += before.shields - after.shields
+    if strict and s.outcome.status is not Status.WON:
+        raise PlanReplayError(f"the plan does not win: {s.outcome}")
     left = sum(len(h) for h in s.hands) + len(s.deck)
-    return Figures(len(turns), played, spent, left)
+    return states, Figures(len(turns), played, spent, left)
 
 
 def concretize(model: Model, path: list) -> dict[int, frozenset[int]]:

@@ -16,6 +16,7 @@ from sensor_ghosts.rules.cards import SectorType
 from sensor_ghosts.rules.notation import format_setup, format_state
 from sensor_ghosts.rules.setup import Slot
 from sensor_ghosts.rules.state import Status
+from sensor_ghosts.rules.turns import ActionKind
 from sensor_ghosts.solver import SolverInputError, solve
 from sensor_ghosts.solver.reference import reference_solve
 
@@ -135,6 +136,28 @@ def test_plan_text_and_json():
     assert js["figures"]["turns"] == r.turns == len(js["turns"])
     json.dumps(js)
 
+
+@pytest.mark.parametrize("seed", [2, 17])
+def test_plan_figures_are_the_replays(seed):
+    # The figures come from the replay's one pass through the engine (the
+    # shields a flight spends read mid-turn, ``engine.apply_turn``'s trace).
+    # Recounted here from the states between turns: with one action a turn,
+    # shields rise only by the bolster ([D9]) and a Shields action, and fall
+    # only in a flight. Both plans spend shields.
+    r = solve(generate_setup(seed=seed), mode="deal")
+    plan = r.plan
+    states = plan.replay()
+    spent = 0
+    for before, after, turn in zip(states[:-1], states[1:], plan.turns, strict=True):
+        if turn.command is not None and turn.command.action.kind is ActionKind.FLY:
+            spent += min(2, before.shields + turn.bolster) - after.shields
+    played = sum(len(t.command.cards) for t in plan.turns if t.command is not None)
+    left = sum(len(h) for h in states[-1].hands) + len(states[-1].deck)
+    assert spent > 0
+    fresh = type(plan)(plan.start, plan.turns, plan.deal, plan.mode)  # figures read before any replay
+    for figures in (plan.figures, fresh.figures):
+        assert (figures.turns, figures.cards_played, figures.shields_spent, figures.cards_left) == (
+            len(states) - 1, played, spent, left)
 
 def test_expected_mode_certain_win_and_bounds():
     r = solve(near_earth(4), mode="expected", max_nodes=2000)
