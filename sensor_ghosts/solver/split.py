@@ -130,10 +130,15 @@ def hand_payments(model: Model, base, hands: tuple, head, active: int) -> dict[t
     # it played, sorted: commands that differ only in the order of their cards
     # leave the same. (Kept in dicts, not sets: a heading is an Enum, whose
     # hash, and so a set's order, changes with PYTHONHASHSEED.)
+    pod_move = model.pod_move if model.pod_variant else _no_pod
     for c in model.commands(base, (hands, (), (), head, False, active), frozenset(), actions=_ONE_OF_EACH):
         after = c[5]
-        what.setdefault((pay_class(c[1]), model.pod_move(c)), {})[(after[0], after[2], after[3])] = None
+        what.setdefault((pay_class(c[1]), pod_move(c)), {})[(after[0], after[2], after[3])] = None
     return {k: list(v) for k, v in what.items()}
+
+
+def _no_pod(_command: tuple) -> None:
+    return None  # ``Model.pod_move`` without the pod
 
 
 def after_payment(cards: tuple, paid: tuple) -> tuple:
@@ -405,6 +410,10 @@ def fewest_cards(
                     continue
                 distinct = {(n, sum(1 for hand in hands1 if not hand)): (n, hands1) for n, hands1 in played}
                 items.append((k, what, least, list(distinct.values())))
+            if players == 1:
+                # Solo the bound grows with ``least`` alone: in its order, the
+                # loop stops at the first key above the node's priority.
+                items.sort(key=_least)
         return got
 
     def cards_after(rest: int, hands: tuple) -> int:
@@ -468,6 +477,8 @@ def fewest_cards(
             if least > f:
                 if later is None or least < later:
                     later = least
+                if pairs is None:
+                    break  # solo: the keys after it are no cheaper (``keyed``)
                 continue
             nexts = table.get(k)
             if nexts is None:
@@ -517,6 +528,10 @@ def fewest_cards(
     steps = [((t, grid.grids[gid], cards_of[cid]), pc, n) for (t, gid, cid), pc, n in steps]
     path = _concrete(model, root, steps, cards_of[c1])
     return SearchOutcome("solved", path, (turns, f), None, nodes)
+
+
+def _least(item: tuple) -> int:
+    return item[2]
 
 
 def _never(_grid: tuple) -> bool:
