@@ -103,6 +103,7 @@ INF = 10**9
 # Card flags.
 CAN_BOOST, CAN_STOP, NEEDS_SHIELDS, DEADLY = 1, 2, 4, 8
 LEARNED_LIMIT = 1_000_000
+_NO_TABLE = kernel.new_table(0)  # (``_make_room``: no larger table this time)
 _CELLS = [(1, 0)] + [(r, c) for r in range(1, 8) for c in range(1, 6)]
 """Cells in the kernel's index order (the dock first; Earth is index 36)."""
 
@@ -249,6 +250,7 @@ class RelaxedBound:
             kernel.LINES_N,
             self._learned,
             self._learned_count,
+            self._grown,
             -1.0 if self.deadline is None else self.deadline,
             *self._static,
             self._tfree,
@@ -265,12 +267,17 @@ class RelaxedBound:
         half of them taken). At half the limit the slowest setup, seed 50 in
         open mode, lost its learned bounds three times a solve and took
         3.3-4.1 s against 2.1-2.5 s (peak memory 318 against 420 MB); at a
-        quarter, setups 0-59 were 20 % slower. (The kernel grows the table
-        itself while it is smaller; it stops learning when the table is too
-        full.)"""
+        quarter, setups 0-59 were 20 % slower. (While it is smaller, the table
+        doubles when half full: the larger one is made here, with numpy, for
+        its huge pages, and the kernel moves the entries into it; a search
+        stops learning when the table is too full.)"""
         if self._learned_count[0] > LEARNED_LIMIT:
             self._learned = kernel.new_table()
             self._learned_count[0] = 0
+        if 2 * self._learned_count[0] > self._learned.shape[0]:
+            self._grown = kernel.new_table(2 * self._learned.shape[0])  # moved into by the kernel
+        else:
+            self._grown = _NO_TABLE
         if 2 * self._static[2][0] >= kernel.STATIC_CACHE:
             self._static = kernel.new_static_cache()  # full: start over
 
