@@ -42,6 +42,9 @@ CAN_BOOST, CAN_STOP, NEEDS_SHIELDS, DEADLY = 1, 2, 4, 8
 CREDIT_LAYERS = 4
 LAYER_MASK = (1 << (CREDIT_LAYERS + 1)) - 1
 EARTH_IDX = 36
+# The rotation of a row three or more below the ship: any of its cards may be
+# anywhere in it (relaxed.py, "Rows left behind"). Rotations are 0-4, in 3 bits.
+WILD = 7
 # Shields within a flight once a card has taken them: 0 for the state the
 # flight ends in, and no bolster for a second such card (the turn's bolster
 # came before the flight).
@@ -96,6 +99,8 @@ LINES_Q, LINES_R, LINES_C, LINES_N = _lines()
 def _turned(rot, r, k):
     sh = 3 * r
     v = (rot >> sh) & 7
+    if v == WILD:
+        return rot  # any card already
     return rot + ((((v + k) % 5) - v) << sh)
 
 
@@ -346,6 +351,9 @@ def _behind() -> np.ndarray:
 
 
 BEHIND = _behind()
+# Per ship row (1-7), the rotation bits of the rows three or more below it, as
+# WILD (OR-ed into a packed rotation).
+BEHIND_ROT = np.array([sum(WILD << (3 * r) for r in range(nr - 3)) for nr in range(8)], dtype=np.int64)
 
 
 @njit(cache=True, inline="always")
@@ -764,10 +772,19 @@ def search(
                 if not (1 <= nr <= 7 and 1 <= nc <= 5):
                     continue
                 ri = nr - 1
-                j = (nc - 1 + ((rt >> (3 * ri)) & 7)) % 5
-                nch_ = 1
-                _set6(chs, 0, j, rt, cr, crh, fo, 0)
-                if cr or crh or fo:
+                rv = (rt >> (3 * ri)) & 7
+                wild = rv == WILD
+                if wild:
+                    # A row left behind: any of its cards, either face, no
+                    # credit needed; its pattern set stays full.
+                    for jw in range(5):
+                        _set6(chs, jw, jw, rt, cr, crh, fo, 0)
+                    nch_ = 5
+                else:
+                    nch_ = 1
+                    _set6(chs, 0, (nc - 1 + rv) % 5, rt, cr, crh, fo, 0)
+                if (cr or crh or fo) and not wild:
+                    j = chs[0, 0]
                     # Deep Scan credits (see relaxed.py): shift the row met as
                     # the ship enters it from another row (never the ship's own
                     # row, [D14]), or flip the card met (either parity: a
@@ -833,11 +850,11 @@ def search(
                                 hb = h1 - (2 - s1)
                             s2 = SPENT
                         h2 = (hb + ((vir >> (ri * 5 + jj)) & 1)) if hb < 3 else 3
-                        _mset(ms, ri, s_after)
+                        _mset(ms, ri, FULL if wild else s_after)
                         if f & CAN_STOP:
                             if nn + 4 > nxt.shape[0]:
                                 nxt = np.concatenate((nxt, np.empty_like(nxt)))
-                            er = _end_rot(nr, rs)
+                            er = _end_rot(nr, rs) | BEHIND_ROT[nr]
                             rr = nr + 1  # the row two ahead (0-based), re-scanned
                             kept = 0
                             if nr + 2 <= 7:

@@ -130,3 +130,38 @@ def test_first_turn_hint_is_earth_one_fly_away():
     rb = Heuristic(m).relaxed
     assert rb.turns(m.root_state()) == 1
     assert rb.first_turn(m.root_state())[0] == EARTH
+
+
+def test_rows_three_or_more_below_the_ship_are_forgotten():
+    """relaxed.py, "Rows left behind": rows three or more below the ship
+    forget their rotation and patterns, so grids that differ only there are
+    one relaxed state, with one value; the row two below keeps its rotation."""
+    from pathlib import Path
+
+    from sensor_ghosts.rules.engine import apply_turn
+    from sensor_ghosts.rules.notation import parse_turn
+    from sensor_ghosts.solver.model import MASKS
+
+    setup = generate_setup(seed=0)
+    state = initial_state(setup, setup.deal)
+    for line in (Path(__file__).parent / "data" / "plan-1p-standard-0.txt").read_text().splitlines():
+        state = apply_turn(state, parse_turn(line, state))
+        if state.ship[0] >= 5 and state.ship != EARTH:
+            break
+    assert state.ship[0] >= 5
+    m = Model(state, "deal")
+    rb = Heuristic(m).relaxed
+    st = m.root_state()
+
+    def changed(row: int) -> tuple:
+        rot, masks = list(st[ROT]), list(st[MASKS])
+        rot[row] = (rot[row] + 2) % 5
+        masks[row] = 1 if masks[row] != 1 else 2
+        return st[:ROT] + (tuple(rot), tuple(masks)) + st[MASKS + 1 :]
+
+    far = changed(st[SHIP][0] - 4)  # 0-based: three rows below the ship's
+    assert rb._key(far) == rb._key(st)
+    value = rb.turns(st)
+    assert value < INF
+    assert Heuristic(Model(state, "deal")).relaxed.turns(far) == value
+    assert rb._key(changed(st[SHIP][0] - 3)) != rb._key(st)  # two rows below
