@@ -12,12 +12,13 @@ module is its search:
   two to an int64.
 * The lower bounds learned by earlier searches live in an open-addressing
   table on a numpy array (``_key_put``), owned by the ``RelaxedBound``.
-* The static-rows bound (``static_table``) is computed for each set of moved
-  rows a search meets, and kept across the searches of an instance
-  (``new_static_cache``, owned by the ``RelaxedBound`` too): a table reads the
-  start's rotation only of the rows that did not move, so the key is those
-  rotations and the moved rows. Built afresh per search, the tables took a
-  third to a half of the searches' time in the split search.
+* The static-rows bound (``static_table``, and ``ahead_table`` in a search
+  past ``ahead_after`` pops) is computed for each set of moved rows a search
+  meets, and kept across the searches of an instance (``new_static_cache``,
+  owned by the ``RelaxedBound`` too): a table reads the start's rotation only
+  of the rows that did not move, so the key is those rotations and the moved
+  rows. Built afresh per search, the tables took a third to a half of the
+  searches' time in the split search.
 * Credits are capped at ``MAX_CREDITS``: no path can spend more (at most four
   shifts and a flip in each of the seven rows), and the cap keeps an
   exhaustive search finite.
@@ -51,6 +52,9 @@ WILD = 7
 SPENT = 3
 N_CELLS = 37  # the dock, the 35 grid cells, Earth
 RESCAN_SLOTS = 1 << 8
+# The static-rows tables' rotations of the row ahead: 0-4, and ANY_X (any).
+NX = 6
+ANY_X = 5
 
 # Cell index <-> (row, col): 0 is the dock (1, 0); 1 + (r-1)*5 + (c-1) the grid.
 CELL_ROW = np.array([1] + [r for r in range(1, 8) for _ in range(5)] + [7], dtype=np.int64)
@@ -121,6 +125,51 @@ def _more(cur, n):
     return out
 
 
+@njit(cache=True, inline="always")
+def _own_row_stops(pi, d, flags, lq, lr, lc, ln):
+    """Along the ship's own row from cell ``pi`` in direction ``d`` (left or
+    right): whatever its rotation, it is one rotation for the whole Fly, so
+    the cards passed are consecutive ones of the row (no credit shifts the
+    ship's row, [D14]; a flip is within "either face"). The line's indices
+    where some rotation stops the ship (bits), and whether one reaches Earth."""
+    stops = 0
+    earth = False
+    for rho in range(5):
+        for k in range(ln[pi, d]):
+            qi = lq[pi, d, k]
+            if qi == EARTH_IDX:
+                earth = True
+                break
+            f = flags[lr[pi, d, k], (lc[pi, d, k] + rho) % 5]
+            if f & DEADLY:
+                break
+            if f & CAN_STOP:
+                stops |= 1 << k
+            if not f & CAN_BOOST:
+                break
+    return stops, earth
+
+
+@njit(cache=True, inline="always")
+def _shifted_card(flags, ri, s0, cur):
+    """A Fly entering row ``ri`` where slot ``s0`` shows, with the credit-layer
+    bits ``cur`` (``_more``): the card there (either face), or with n credits
+    the row shifted n places (a credit shifts a row by one place). The bits
+    of a stop there, and of going on (a boost)."""
+    stop = 0
+    nxt = 0
+    for sft in range(5):
+        f = flags[ri, (s0 + sft) % 5]
+        if f & DEADLY:
+            continue
+        m = cur if sft == 0 else _more(cur, sft)
+        if f & CAN_STOP:
+            stop |= m
+        if f & CAN_BOOST:
+            nxt |= m
+    return stop, nxt
+
+
 @njit(cache=True)
 def static_table(rot0, free, flags, any_stop, any_boost, lq, lr, lc, ln, tfree):
     """A second bound for the relaxed search: fewest Fly actions to Earth from
@@ -150,25 +199,8 @@ def static_table(rot0, free, flags, any_stop, any_boost, lq, lr, lc, ln, tfree):
         near = CELL_ROW[pi] + 1
         for d in range(4):
             if DR[d] == 0:
-                # Along the ship's own row: whatever its rotation, it is one
-                # rotation for the whole Fly, so the cards passed are
-                # consecutive ones of the row (no credit shifts the ship's
-                # row, [D14]; a flip is within "either face").
-                stops = 0
-                earth = False
-                for rho in range(5):
-                    for k in range(ln[pi, d]):
-                        qi = lq[pi, d, k]
-                        if qi == EARTH_IDX:
-                            earth = True
-                            break
-                        f = flags[lr[pi, d, k], (lc[pi, d, k] + rho) % 5]
-                        if f & DEADLY:
-                            break
-                        if f & CAN_STOP:
-                            stops |= 1 << k
-                        if not f & CAN_BOOST:
-                            break
+                # Along the ship's own row (``_own_row_stops``).
+                stops, earth = _own_row_stops(pi, d, flags, lq, lr, lc, ln)
                 for k in range(ln[pi, d]):
                     qi = lq[pi, d, k]
                     if (qi == EARTH_IDX and earth) or (stops >> k) & 1:
@@ -205,21 +237,8 @@ def static_table(rot0, free, flags, any_stop, any_boost, lq, lr, lc, ln, tfree):
                     stop = cur if any_stop[ri] else 0
                     cur = cur if any_boost[ri] else 0
                 else:
-                    # The card there (either face), or with n credits the row
-                    # shifted n places (a credit shifts a row by one place).
                     s0 = (col + rot0[ri]) % 5
-                    stop = 0
-                    nxt = 0
-                    for sft in range(5):
-                        f = flags[ri, (s0 + sft) % 5]
-                        if f & DEADLY:
-                            continue
-                        m = cur if sft == 0 else _more(cur, sft)
-                        if f & CAN_STOP:
-                            stop |= m
-                        if f & CAN_BOOST:
-                            nxt |= m
-                    cur = nxt
+                    stop, cur = _shifted_card(flags, ri, s0, cur)
                 if stop:
                     rev_p[qi, rev_n[qi]] = pi
                     rev_m[qi, rev_n[qi]] = stop
@@ -281,13 +300,230 @@ def static_table(rot0, free, flags, any_stop, any_boost, lq, lr, lc, ln, tfree):
     return table
 
 
+@njit(cache=True)
+def ahead_table(rot0, free, flags, any_stop, any_boost, lq, lr, lc, ln, tfree):
+    """``static_table`` with the row ahead's rotation: fewest turns to Earth per
+    (credits held, rotation of the row ahead, cell), as ``[credits, x *
+    N_CELLS + cell]``: credits 0 .. CREDIT_LAYERS - 1, the last layer any
+    number; ``x`` the rotation of the row ahead of the cell's row (0-4), or
+    ``ANY_X``: the least over the five (a row ahead that may show anything,
+    or none). A turn is a Fly or a wait; a wait turns the row ahead (the
+    re-scan, §8) and may earn a credit (a Deep Scan) or shift the row ahead
+    once more (a Deep Scan on it); a Fly's stop turns the row ahead of where
+    it stops. Along a Fly up, the row ahead shows the card its rotation puts
+    there, and a row two or more ahead the one ``rot0`` puts there, unless it
+    is ``free`` (its rotation moved since the search's start: any card); a
+    credit spent as the ship enters a row shifts it one place. The ship's own
+    row may show any of its cards (consecutive ones of one rotation along a
+    Fly: no credit shifts the ship's row, [D14]), and so may the rows below:
+    a flight down may come back under rows turned since, so from where it
+    stops the table is ``tfree``, the table with every row free
+    (``every_row_free``'s second; with no rows: that table itself). Any
+    card shows either face; shields and samples are ignored, so it never
+    exceeds the relaxed game's distance. Computed by a backward breadth-first
+    search from Earth over (credits, rotation ahead, cell)."""
+    top = CREDIT_LAYERS
+    ns = NX * N_CELLS
+    has_tfree = tfree.shape[0] > 0
+    # (credits, cell) -> 1 + the every-row-free table at a stop of a flight
+    # down from the cell: a bound a way starting with that flight meets,
+    # whatever the rotation ahead.
+    seeds = np.full((top + 1, N_CELLS), INF, dtype=np.int64)
+    # Fly edges (from state, to state, credit-layer bits of the credits used).
+    e_src = np.empty(4096, dtype=np.int64)
+    e_dst = np.empty(4096, dtype=np.int64)
+    e_m = np.empty(4096, dtype=np.int64)
+    ne = 0
+    for pi in range(N_CELLS - 1):
+        ahead = CELL_ROW[pi]  # 0-based index of the row ahead (7: none)
+        for d in range(4):
+            if DR[d] == 0:
+                # Along the ship's own row (``_own_row_stops``); the stop
+                # turns the row ahead.
+                stops, earth = _own_row_stops(pi, d, flags, lq, lr, lc, ln)
+                for k in range(ln[pi, d]):
+                    qi = lq[pi, d, k]
+                    if (qi == EARTH_IDX and earth) or (stops >> k) & 1:
+                        if ne + 5 > e_src.shape[0]:
+                            e_src, e_dst, e_m = _edges_grown(e_src, e_dst, e_m)
+                        for x in range(5):
+                            e_src[ne] = x * N_CELLS + pi
+                            if qi == EARTH_IDX:
+                                e_dst[ne] = qi
+                            elif ahead >= 7:
+                                e_dst[ne] = ANY_X * N_CELLS + qi
+                            else:
+                                e_dst[ne] = ((x + 1) % 5) * N_CELLS + qi
+                            e_m[ne] = 1
+                            ne += 1
+                continue
+            if DR[d] < 0 and has_tfree:
+                # Down: past rows that may show any card, no credit spent.
+                for k in range(ln[pi, d]):
+                    qi = lq[pi, d, k]
+                    ri = lr[pi, d, k]
+                    if any_stop[ri]:
+                        for c in range(top + 1):
+                            v = 1 + tfree[c, ANY_X * N_CELLS + qi]
+                            if v < seeds[c, pi]:
+                                seeds[c, pi] = v
+                    if not any_boost[ri]:
+                        break
+                continue
+            for x in range(5):
+                cur = 1
+                for k in range(ln[pi, d]):
+                    qi = lq[pi, d, k]
+                    ri = lr[pi, d, k]
+                    col = lc[pi, d, k]
+                    if ne + 1 > e_src.shape[0]:
+                        e_src, e_dst, e_m = _edges_grown(e_src, e_dst, e_m)
+                    if qi == EARTH_IDX:
+                        e_src[ne] = x * N_CELLS + pi
+                        e_dst[ne] = qi
+                        e_m[ne] = cur
+                        ne += 1
+                        break
+                    if ri != ahead and (ri < ahead or (free >> ri) & 1):
+                        stop = cur if any_stop[ri] else 0
+                        cur = cur if any_boost[ri] else 0
+                    else:
+                        s0 = (col + (x if ri == ahead else rot0[ri])) % 5
+                        stop, cur = _shifted_card(flags, ri, s0, cur)
+                    if stop:
+                        # The stop turns the row ahead of it: known when that
+                        # row kept the start's rotation.
+                        e_src[ne] = x * N_CELLS + pi
+                        if ri + 1 < 7 and not (free >> (ri + 1)) & 1:
+                            e_dst[ne] = ((rot0[ri + 1] + 1) % 5) * N_CELLS + qi
+                        else:
+                            e_dst[ne] = ANY_X * N_CELLS + qi
+                        e_m[ne] = stop
+                        ne += 1
+                    if not cur:
+                        break
+    # The edges by the state they lead to.
+    start = np.zeros(ns + 1, dtype=np.int64)
+    for e in range(ne):
+        start[e_dst[e] + 1] += 1
+    for s in range(ns):
+        start[s + 1] += start[s]
+    fill = start.copy()
+    by_src = np.empty(ne, dtype=np.int64)
+    by_b = np.empty(ne, dtype=np.int64)  # the fewest credits the Fly uses
+    for e in range(ne):
+        i = fill[e_dst[e]]
+        by_src[i] = e_src[e]
+        by_b[i] = _fewest(e_m[e])
+        fill[e_dst[e]] += 1
+    seeds_max = 0
+    for c in range(top + 1):
+        for i in range(N_CELLS):
+            if seeds[c, i] < INF and seeds[c, i] > seeds_max:
+                seeds_max = seeds[c, i]
+    table = np.full((top + 1, ns), INF, dtype=np.int64)
+    fr_s = np.empty((top + 1) * ns, dtype=np.int64)
+    fr_k = np.empty((top + 1) * ns, dtype=np.int64)
+    nx_s = np.empty((top + 1) * ns, dtype=np.int64)
+    nx_k = np.empty((top + 1) * ns, dtype=np.int64)
+    nf = 0
+    for k in range(top + 1):
+        for x in range(NX):
+            table[k, x * N_CELLS + EARTH_IDX] = 0
+            fr_s[nf] = x * N_CELLS + EARTH_IDX
+            fr_k[nf] = k
+            nf += 1
+    g = 0
+    while nf or g < seeds_max:
+        g += 1
+        nn = 0
+        if g <= seeds_max:
+            for c in range(top + 1):
+                for i in range(N_CELLS):
+                    if seeds[c, i] == g:
+                        for x in range(5):
+                            nn = _reach(table, c, x * N_CELLS + i, g, nx_s, nx_k, nn)
+        for a in range(nf):
+            s = fr_s[a]
+            k = fr_k[a]
+            for e in range(start[s], start[s + 1]):
+                if k == top:
+                    kp = top
+                else:
+                    kp = k + by_b[e]
+                    if kp >= top:
+                        continue
+                nn = _reach(table, kp, by_src[e], g, nx_s, nx_k, nn)
+            xl = s // N_CELLS
+            q = s - xl * N_CELLS
+            if xl < 5 and q != EARTH_IDX:
+                # Waits: the row ahead turns once, a credit earned (a plain
+                # wait does no better: more credits never hurt), or twice (a
+                # Deep Scan shift of it, then the re-scan).
+                s1 = ((xl + 4) % 5) * N_CELLS + q
+                if k >= 1:
+                    nn = _reach(table, k - 1, s1, g, nx_s, nx_k, nn)
+                if k == top:
+                    nn = _reach(table, k, s1, g, nx_s, nx_k, nn)
+                nn = _reach(table, k, ((xl + 3) % 5) * N_CELLS + q, g, nx_s, nx_k, nn)
+        for a in range(nn):
+            fr_s[a] = nx_s[a]
+            fr_k[a] = nx_k[a]
+        nf = nn
+    for k in range(1, top + 1):
+        for s in range(ns):
+            if table[k - 1, s] < table[k, s]:
+                table[k, s] = table[k - 1, s]
+    return table
+
+
+@njit(cache=True, inline="always")
+def _reach(table, k, s, g, nx_s, nx_k, nn):
+    """``static_table``'s search reaches state ``s`` with ``k`` credits at
+    cost ``g``: kept when new, with its cell's least over the rotations ahead
+    (``ANY_X``)."""
+    if table[k, s] <= g:
+        return nn
+    table[k, s] = g
+    nx_s[nn] = s
+    nx_k[nn] = k
+    nn += 1
+    t = ANY_X * N_CELLS + s % N_CELLS
+    if table[k, t] > g:
+        table[k, t] = g
+        nx_s[nn] = t
+        nx_k[nn] = k
+        nn += 1
+    return nn
+
+
+@njit(cache=True)
+def _edges_grown(a, b, c):
+    return (np.concatenate((a, np.empty_like(a))), np.concatenate((b, np.empty_like(b))),
+            np.concatenate((c, np.empty_like(c))))
+
+
+@njit(cache=True, inline="always")
+def _fewest(umask):
+    """The fewest credits a Fly line's credit-layer bits allow."""
+    low = umask & -umask
+    b = 0
+    while low > 1:
+        low >>= 1
+        b += 1
+    return b
+
+
 NO_TABLE = np.empty((0, N_CELLS), dtype=np.int64)
+NO_AHEAD = np.empty((0, NX * N_CELLS), dtype=np.int64)
 
 
-def every_row_free(flags: np.ndarray, any_stop: np.ndarray, any_boost: np.ndarray) -> np.ndarray:
-    """``static_table`` with every row free: the ``tfree`` of the others."""
-    return static_table(np.zeros(7, dtype=np.int64), 127, flags, any_stop, any_boost,
-                        LINES_Q, LINES_R, LINES_C, LINES_N, NO_TABLE)
+def every_row_free(flags: np.ndarray, any_stop: np.ndarray, any_boost: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """``static_table`` and ``ahead_table`` with every row free: the ``tfree``
+    of the others."""
+    lines = (LINES_Q, LINES_R, LINES_C, LINES_N)
+    return (static_table(np.zeros(7, dtype=np.int64), 127, flags, any_stop, any_boost, *lines, NO_TABLE),
+            ahead_table(np.zeros(7, dtype=np.int64), 127, flags, any_stop, any_boost, *lines, NO_AHEAD))
 
 
 @njit(cache=True, inline="always")
@@ -304,13 +540,16 @@ STATIC_CACHE = 1 << 12
 
 
 def new_static_cache() -> tuple[np.ndarray, np.ndarray, np.ndarray]:
-    """Static-rows tables (``static_table``) kept across the searches of one
-    instance, by the start's rotations of the rows not moved and the moved
-    rows: keys (open addressing as ``_slot5``), tables, count. No more are
-    added once half the keys are taken."""
+    """Static-rows tables (``static_table``, ``ahead_table``) kept across the
+    searches of one instance, by the start's rotations of the rows not moved,
+    the moved rows and the kind: keys (open addressing as ``_slot5`` on the
+    first five columns: key, kind, 0, 0, 0; then the table's index), tables
+    (a ``static_table`` in the first
+    ``N_CELLS`` columns), count. The caller starts it over when half the keys
+    are taken; a search adds at most 256."""
     return (
-        np.full((STATIC_CACHE, 5), -1, dtype=np.int64),
-        np.empty((STATIC_CACHE, CREDIT_LAYERS + 1, N_CELLS), dtype=np.int64),
+        np.full((STATIC_CACHE, 6), -1, dtype=np.int64),
+        np.empty((STATIC_CACHE // 2 + 256, CREDIT_LAYERS + 1, NX * N_CELLS), dtype=np.int64),
         np.zeros(1, dtype=np.int64),
     )
 
@@ -543,7 +782,8 @@ def _bq_grown(head, tail, gmax, fcount, f):
 def search(
     pos0, rot0, masks0, held, shields, credits, cap, need,
     flags, face, flippable, ch, nch, rescan_full, vir, to_earth, gridb, any_stop, any_boost,
-    lq, lr, lc, ln, learned, learned_count, grown, deadline, skeys, stabs, scount, tfree, every_move=False, plain=False,
+    lq, lr, lc, ln, learned, learned_count, grown, deadline, skeys, stabs, scount, tfree, tfree_ahead, ahead_after,
+    every_move=False, plain=False,
 ):
     """The card-free game with exact faces: the relaxed optimum from the given
     state, or ``cap`` when it is at least ``cap``. Returns (value, timed_out,
@@ -561,7 +801,9 @@ def search(
     credit wait beats, a bolster before the flight; the tests check that
     leaving them out changes no value). ``plain``: guided by the grid
     distance alone, no static-rows table and no learned bound read (the tests
-    check that the bounds change no value)."""
+    check that the bounds change no value). ``ahead_after``: the pops after
+    which the static-rows bound is ``ahead_table``'s (``tfree_ahead`` its
+    every-row-free table), not ``static_table``'s (``tfree``)."""
     if grown.shape[0] > learned.shape[0]:
         table_rehash(learned, grown, learned_count)
         learned = grown
@@ -597,8 +839,9 @@ def search(
     pre_mask = (1 << 29) - 1  # pos, rotations, held: the dominance key
     i0 = _slot5(front, a0 & pre_mask, 0, 0, 0, 0)
     _set6(front, i0, a0 & pre_mask, 0, 0, 0, 0, 0)
-    tables = np.empty((128, top + 1, N_CELLS), dtype=np.int64)
-    have_table = np.zeros(128, dtype=np.bool_)
+    # Per kind (``static_table``, ``ahead_table``) and set of moved rows, its
+    # table's index in the kept ones.
+    tidx = np.full((2, 128), -1, dtype=np.int64)
     # Re-scans met before, in a direct-mapped cache (a typed Dict's lookups
     # cost more than most re-scans): key, value.
     rescans = np.full((RESCAN_SLOTS, 2), -1, dtype=np.int64)
@@ -613,7 +856,7 @@ def search(
         rescans[i, 1] = v
         return v
 
-    def hstatic(a, enough):
+    def hstatic(a, enough, ahead_kind):
         # The bounds read from arrays (the grid distances, the static-rows
         # table): asked before the hash probes into the big tables (the
         # state's best cost, the learned bounds), which miss the cache.
@@ -624,35 +867,56 @@ def search(
             h = gridb[pos]
         if h >= enough or plain:
             return h
+        kind = 1 if ahead_kind else 0
         moved = _moved(((a >> 6) & ((1 << 21) - 1)) ^ rot0i) | passed
-        if not have_table[moved]:
+        t = tidx[kind, moved]
+        if t < 0:
             # Kept across searches (``new_static_cache``): a table reads the
-            # start's rotation only of the rows that did not move.
+            # start's rotation only of the rows that did not move. (The
+            # caller starts the cache over when half full, and a search adds
+            # at most 256.)
             skey = ((rot0i & ~_row_bits(moved)) << 7) | moved
-            si = _slot5(skeys, skey, 0, 0, 0, 0)
+            si = _slot5(skeys, skey, kind, 0, 0, 0)
             if skeys[si, 0] == -1:
-                tables[moved] = static_table(rot0, moved, flags, any_stop, any_boost, lq, lr, lc, ln, tfree)
-                if 2 * scount[0] < skeys.shape[0]:
-                    skeys[si, 0] = skey
-                    for t in range(1, 5):
-                        skeys[si, t] = 0
-                    stabs[si] = tables[moved]
-                    scount[0] += 1
-            else:
-                tables[moved] = stabs[si]
-            have_table[moved] = True
+                # The tables in the order made, not by slot: a solve touches
+                # only the pages it fills.
+                t = scount[0]
+                if kind:
+                    stabs[t] = ahead_table(rot0, moved, flags, any_stop, any_boost, lq, lr, lc, ln, tfree_ahead)
+                else:
+                    stabs[t, :, :N_CELLS] = static_table(rot0, moved, flags, any_stop, any_boost, lq, lr, lc, ln,
+                                                         tfree)
+                skeys[si, 0] = skey
+                skeys[si, 1] = kind
+                for u in range(2, 5):
+                    skeys[si, u] = 0
+                skeys[si, 5] = t
+                scount[0] += 1
+            t = skeys[si, 5]
+            tidx[kind, moved] = t
         k = ((a >> 31) & 63) + ((a >> 37) & 63) + ((a >> 43) & 63)
-        if k >= top:
-            x = tables[moved, top, pos]
+        if kind:
+            if k > top:
+                k = top
+            ahead = CELL_ROW[pos]  # 0-based index of the row ahead
+            xa = ANY_X
+            if ahead < 7:
+                xa = (a >> (6 + 3 * ahead)) & 7
+                if xa == WILD:
+                    xa = ANY_X
+            x = stabs[t, k, xa * N_CELLS + pos]
+        elif k >= top:
+            x = stabs[t, top, pos]
         else:
-            x = tables[moved, k, pos]
+            # A credit more costs a turn (a wait).
+            x = stabs[t, k, pos]
             for j in range(k + 1, top + 1):
-                y = tables[moved, j, pos] + j - k
+                y = stabs[t, j, pos] + j - k
                 if y < x:
                     x = y
         return x if x > h else h
 
-    h0 = hstatic(a0, INF)
+    h0 = hstatic(a0, INF, False)
     if not plain:
         h0 = max(h0, _key_put(learned, learned_count, a0, ms0[0], ms0[1], ms0[2], ms0[3], vir, EMPTY))
     if h0 >= cap:
@@ -926,7 +1190,7 @@ def search(
         for i in range(nn):
             a2 = nxt[i, 0]
             g2 = nxt[i, 5]
-            f2 = g2 + hstatic(a2, limit - g2)
+            f2 = g2 + hstatic(a2, limit - g2, pops > ahead_after)
             if f2 < limit:
                 di = _slot5(dist, a2, nxt[i, 1], nxt[i, 2], nxt[i, 3], nxt[i, 4])
                 if dist[di, 0] != -1 and dist[di, 5] <= g2:
