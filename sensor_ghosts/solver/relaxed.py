@@ -98,14 +98,16 @@ Once a search is past ``AHEAD_AFTER`` pops, the static-rows distance also
 counts the waits for the row ahead: ``relaxed_kernel.ahead_table`` knows that
 row's rotation (a wait or a stop turns it by one), where ``static_table`` lets
 it show any card for free. From the dock the relaxed game often needs 12
-turns where the static rows said 7, mostly such waits. It takes 6 times the
-states and ~100 µs a table against ~8, which small searches do not repay:
-with the switch at 1,024 pops, on setups 0-59 (alternated three times, each
-setup's best of three), deal mode: median 29.9 -> 29.6 ms, p95 237 -> 220 ms,
-slowest 1.08 -> 0.72 s, all 60 4.56 -> 4.09 s; open mode: median 31.0 ->
-30.7 ms, slowest 1.88 -> 1.30 s, all 60 5.06 -> 4.52 s. (From the first pop
-the searches made 37 % fewer pops, but the median setup went 29 -> 37 ms,
-the tables' cost; at 256 pops: median 32.4, p95 203 ms.)
+turns where the static rows said 7, mostly such waits. It has 6 times the
+states and takes ~100 µs a table against ~8, which small searches do not
+repay (read from the first pop, the searches made 37 % fewer pops but the
+median setup went 29 -> 37 ms), so they start with ``static_table``; and an
+``ahead_table`` takes the rows below the highest moved one as moved too
+(fewer tables, weaker only below the ship). On setups 0-59, alternated three
+times, each setup's best of three: deal mode median 36.4 -> 32.5 ms, p95 271
+-> 215 ms, slowest 1.17 -> 0.68 s, all 60 5.00 -> 4.23 s; open mode median
+34.5 -> 35.0 ms, p95 299 -> 274 ms, slowest 2.12 -> 1.20 s, all 60 5.53 ->
+4.40 s (a noisy machine: the runs' medians spread 33-58 ms).
 
 The search runs compiled (``relaxed_kernel``, Numba). It can be stopped at a
 ``cap``: "at least cap turns" is still a valid bound.
@@ -126,7 +128,7 @@ INF = 10**9
 # Card flags.
 CAN_BOOST, CAN_STOP, NEEDS_SHIELDS, DEADLY = 1, 2, 4, 8
 LEARNED_LIMIT = 1_000_000
-AHEAD_AFTER = 1024
+AHEAD_AFTER = 256
 _NO_TABLE = kernel.new_table(0)  # (``_make_room``: no larger table this time)
 _CELLS = [(1, 0)] + [(r, c) for r in range(1, 8) for c in range(1, 6)]
 """Cells in the kernel's index order (the dock first; Earth is index 36)."""
