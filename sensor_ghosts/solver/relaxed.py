@@ -94,20 +94,17 @@ would be a shorter way from S). None of them changes a value: the tests
 search with the grid distance alone and compare
 (``tests/solver/test_relaxed_kernel.py``).
 
-Once a search is past ``AHEAD_AFTER`` pops, the static-rows distance also
-counts the waits for the row ahead: ``relaxed_kernel.ahead_table`` knows that
-row's rotation (a wait or a stop turns it by one), where ``static_table`` lets
-it show any card for free. From the dock the relaxed game often needs 12
-turns where the static rows said 7, mostly such waits. It has 6 times the
-states and takes ~100 µs a table against ~8, which small searches do not
-repay (read from the first pop, the searches made 37 % fewer pops but the
-median setup went 29 -> 37 ms), so they start with ``static_table``; and an
-``ahead_table`` takes the rows below the highest moved one as moved too
-(fewer tables, weaker only below the ship). On setups 0-59, alternated three
-times, each setup's best of three: deal mode median 36.4 -> 32.5 ms, p95 271
--> 215 ms, slowest 1.17 -> 0.68 s, all 60 5.00 -> 4.23 s; open mode median
-34.5 -> 35.0 ms, p95 299 -> 274 ms, slowest 2.12 -> 1.20 s, all 60 5.53 ->
-4.40 s (a noisy machine: the runs' medians spread 33-58 ms).
+The static-rows distance counts the waits for the row ahead too: it knows
+that row's rotation (a wait or a stop turns it by one). Before, the row ahead
+could show any card for free, and from the dock the relaxed game often needed
+12 turns where that distance said 7, mostly such waits. The table has six
+times the states (~35 µs to build, against ~6); it takes the rows below the
+highest moved one as moved too (fewer tables, weaker only below the ship).
+On setups 0-59, alternated three times, each setup's best of three, against
+the table without it: deal mode median 27.2 -> 24.1 ms, p95 209 -> 140 ms,
+slowest 0.95 -> 0.57 s, all 60 4.10 -> 3.23 s; open mode median 29.1 -> 25.9
+ms, p95 259 -> 223 ms, slowest 1.81 -> 0.96 s, all 60 4.93 -> 3.55 s; the
+same values (a noisy machine: runs' medians spread 26-46 ms).
 
 The search runs compiled (``relaxed_kernel``, Numba). It can be stopped at a
 ``cap``: "at least cap turns" is still a valid bound.
@@ -128,7 +125,6 @@ INF = 10**9
 # Card flags.
 CAN_BOOST, CAN_STOP, NEEDS_SHIELDS, DEADLY = 1, 2, 4, 8
 LEARNED_LIMIT = 1_000_000
-AHEAD_AFTER = 256
 _NO_TABLE = kernel.new_table(0)  # (``_make_room``: no larger table this time)
 _CELLS = [(1, 0)] + [(r, c) for r in range(1, 8) for c in range(1, 6)]
 """Cells in the kernel's index order (the dock first; Earth is index 36)."""
@@ -177,10 +173,7 @@ class RelaxedBound:
         self._learned = kernel.new_table()
         self._learned_count = np.zeros(1, dtype=np.int64)
         self._static = kernel.new_static_cache()
-        self._tfree, self._tfree_ahead = kernel.every_row_free(self._flags_np, self._any_stop, self._any_boost)
-        # Pops before a search reads the rotation-ahead tables
-        # (``relaxed_kernel.ahead_table``; tests: 0, from the first).
-        self.ahead_after = AHEAD_AFTER
+        self._tfree = kernel.every_row_free(self._flags_np, self._any_stop, self._any_boost)
         # Also the moves the kernel leaves out because another always
         # matches them (its ``every_move``): for the tests, which check that
         # leaving them out changes no value.
@@ -293,8 +286,6 @@ class RelaxedBound:
             -1.0 if self.deadline is None else self.deadline,
             *self._static,
             self._tfree,
-            self._tfree_ahead,
-            self.ahead_after,
             self.every_move,
             self.plain,
         )

@@ -12,13 +12,12 @@ module is its search:
   two to an int64.
 * The lower bounds learned by earlier searches live in an open-addressing
   table on a numpy array (``_key_put``), owned by the ``RelaxedBound``.
-* The static-rows bound (``static_table``, and ``ahead_table`` in a search
-  past ``ahead_after`` pops) is computed for each set of moved rows a search
-  meets, and kept across the searches of an instance (``new_static_cache``,
-  owned by the ``RelaxedBound`` too): a table reads the start's rotation only
-  of the rows that did not move, so the key is those rotations and the moved
-  rows. Built afresh per search, the tables took a third to a half of the
-  searches' time in the split search.
+* The static-rows bound (``static_table``) is computed for each set of moved
+  rows a search meets, and kept across the searches of an instance
+  (``new_static_cache``, owned by the ``RelaxedBound`` too): a table reads the
+  start's rotation only of the rows that did not move, so the key is those
+  rotations and the moved rows. Built afresh per search, the tables took a
+  third to a half of the searches' time in the split search.
 * Credits are capped at ``MAX_CREDITS``: no path can spend more (at most four
   shifts and a flip in each of the seven rows), and the cap keeps an
   exhaustive search finite.
@@ -172,137 +171,7 @@ def _shifted_card(flags, ri, s0, cur):
 
 @njit(cache=True)
 def static_table(rot0, free, flags, any_stop, any_boost, lq, lr, lc, ln, tfree):
-    """A second bound for the relaxed search: fewest Fly actions to Earth from
-    every cell, per number of Deep Scan credits held (0 .. CREDIT_LAYERS - 1;
-    the last layer: any number). From a cell in row r the ship's own row, the
-    row ahead and the rows below may show any of their cards (they rotate;
-    along the own row, consecutive cards of one rotation), and so may the
-    ``free`` rows (whose rotation moved since the search's start); a row two or
-    more ahead keeps its rotation ``rot0`` but for Deep Scans (each credit
-    spent on it shifts it one place) and shows either face of the card there.
-    That holds while the ship climbs: a turn ending in row s turns row s + 1
-    only, the row ahead. A flight down may come back under rows turned
-    since, so from where it stops the table is ``tfree``, the table with every
-    row free (``every_row_free``; ``tfree`` with no rows: that table itself).
-    Waits, shields and samples are ignored, so it never exceeds the relaxed
-    game's distance. Computed by a backward breadth-first search from Earth
-    over (cell, credits) along precomputed Fly lines."""
-    top = CREDIT_LAYERS
-    # (credits, cell) -> 1 + the every-row-free table at a stop of a flight
-    # down from the cell: a bound a way starting with that flight meets.
-    down = np.full((top + 1, N_CELLS), INF, dtype=np.int64)
-    down_max = 0
-    rev_p = np.empty((N_CELLS, 200), dtype=np.int64)  # read up to rev_n only
-    rev_m = np.empty((N_CELLS, 200), dtype=np.int64)
-    rev_n = np.zeros(N_CELLS, dtype=np.int64)
-    for pi in range(N_CELLS - 1):
-        near = CELL_ROW[pi] + 1
-        for d in range(4):
-            if DR[d] == 0:
-                # Along the ship's own row (``_own_row_stops``).
-                stops, earth = _own_row_stops(pi, d, flags, lq, lr, lc, ln)
-                for k in range(ln[pi, d]):
-                    qi = lq[pi, d, k]
-                    if (qi == EARTH_IDX and earth) or (stops >> k) & 1:
-                        rev_p[qi, rev_n[qi]] = pi
-                        rev_m[qi, rev_n[qi]] = 1
-                        rev_n[qi] += 1
-                continue
-            if DR[d] < 0 and tfree.shape[0]:
-                # Down: past rows that may show any card, no credit spent.
-                for k in range(ln[pi, d]):
-                    qi = lq[pi, d, k]
-                    ri = lr[pi, d, k]
-                    if any_stop[ri]:
-                        for c in range(top + 1):
-                            v = 1 + tfree[c, qi]
-                            if v < down[c, pi]:
-                                down[c, pi] = v
-                                if v < INF and v > down_max:
-                                    down_max = v
-                    if not any_boost[ri]:
-                        break
-                continue
-            cur = 1
-            for k in range(ln[pi, d]):
-                qi = lq[pi, d, k]
-                ri = lr[pi, d, k]
-                col = lc[pi, d, k]
-                if qi == EARTH_IDX:
-                    rev_p[qi, rev_n[qi]] = pi
-                    rev_m[qi, rev_n[qi]] = cur
-                    rev_n[qi] += 1
-                    break
-                if ri + 1 <= near or (free >> ri) & 1:
-                    stop = cur if any_stop[ri] else 0
-                    cur = cur if any_boost[ri] else 0
-                else:
-                    s0 = (col + rot0[ri]) % 5
-                    stop, cur = _shifted_card(flags, ri, s0, cur)
-                if stop:
-                    rev_p[qi, rev_n[qi]] = pi
-                    rev_m[qi, rev_n[qi]] = stop
-                    rev_n[qi] += 1
-                if not cur:
-                    break
-    table = np.full((top + 1, N_CELLS), INF, dtype=np.int64)
-    fr_i = np.empty(N_CELLS * (top + 1), dtype=np.int64)
-    fr_k = np.empty(N_CELLS * (top + 1), dtype=np.int64)
-    nx_i = np.empty(N_CELLS * (top + 1), dtype=np.int64)
-    nx_k = np.empty(N_CELLS * (top + 1), dtype=np.int64)
-    nf = 0
-    for k in range(top + 1):
-        table[k, EARTH_IDX] = 0
-        fr_i[nf] = EARTH_IDX
-        fr_k[nf] = k
-        nf += 1
-    g = 0
-    while nf or g < down_max:
-        g += 1
-        nn = 0
-        for c in range(top + 1):
-            for i in range(N_CELLS):
-                if down[c, i] == g and table[c, i] > g:
-                    table[c, i] = g
-                    nx_i[nn] = i
-                    nx_k[nn] = c
-                    nn += 1
-        for a in range(nf):
-            qi = fr_i[a]
-            k = fr_k[a]
-            for e in range(rev_n[qi]):
-                pi = rev_p[qi, e]
-                umask = rev_m[qi, e]
-                if k == top:
-                    kp = top
-                else:
-                    low = umask & -umask
-                    b = 0
-                    while low > 1:
-                        low >>= 1
-                        b += 1
-                    kp = k + b
-                    if kp >= top:
-                        continue
-                if table[kp, pi] > g:
-                    table[kp, pi] = g
-                    nx_i[nn] = pi
-                    nx_k[nn] = kp
-                    nn += 1
-        for a in range(nn):
-            fr_i[a] = nx_i[a]
-            fr_k[a] = nx_k[a]
-        nf = nn
-    for k in range(1, top + 1):
-        for i in range(N_CELLS):
-            if table[k - 1, i] < table[k, i]:
-                table[k, i] = table[k - 1, i]
-    return table
-
-
-@njit(cache=True)
-def ahead_table(rot0, free, flags, any_stop, any_boost, lq, lr, lc, ln, tfree):
-    """``static_table`` with the row ahead's rotation: fewest turns to Earth per
+    """A second bound for the relaxed search, the static-rows distance: fewest turns to Earth per
     (credits held, rotation of the row ahead, cell), as ``[credits, x *
     N_CELLS + cell]``: credits 0 .. CREDIT_LAYERS - 1, the last layer any
     number; ``x`` the rotation of the row ahead of the cell's row (0-4), or
@@ -433,6 +302,25 @@ def ahead_table(rot0, free, flags, any_stop, any_boost, lq, lr, lc, ln, tfree):
             fr_s[nf] = x * N_CELLS + EARTH_IDX
             fr_k[nf] = k
             nf += 1
+    def reach(k, s, g, nn):
+        # The search reaches state ``s`` with ``k`` credits at cost ``g``:
+        # kept when new, with its cell's least over the rotations ahead
+        # (``ANY_X``). A closure: as a helper taking the arrays it was three
+        # times slower (Numba counted their references at each call).
+        if table[k, s] <= g:
+            return nn
+        table[k, s] = g
+        nx_s[nn] = s
+        nx_k[nn] = k
+        nn += 1
+        t = ANY_X * N_CELLS + s % N_CELLS
+        if table[k, t] > g:
+            table[k, t] = g
+            nx_s[nn] = t
+            nx_k[nn] = k
+            nn += 1
+        return nn
+
     g = 0
     while nf or g < seeds_max:
         g += 1
@@ -442,7 +330,7 @@ def ahead_table(rot0, free, flags, any_stop, any_boost, lq, lr, lc, ln, tfree):
                 for i in range(N_CELLS):
                     if seeds[c, i] == g:
                         for x in range(5):
-                            nn = _reach(table, c, x * N_CELLS + i, g, nx_s, nx_k, nn)
+                            nn = reach(c, x * N_CELLS + i, g, nn)
         for a in range(nf):
             s = fr_s[a]
             k = fr_k[a]
@@ -453,7 +341,7 @@ def ahead_table(rot0, free, flags, any_stop, any_boost, lq, lr, lc, ln, tfree):
                     kp = k + by_b[e]
                     if kp >= top:
                         continue
-                nn = _reach(table, kp, by_src[e], g, nx_s, nx_k, nn)
+                nn = reach(kp, by_src[e], g, nn)
             xl = s // N_CELLS
             q = s - xl * N_CELLS
             if xl < 5 and q != EARTH_IDX:
@@ -462,10 +350,10 @@ def ahead_table(rot0, free, flags, any_stop, any_boost, lq, lr, lc, ln, tfree):
                 # Deep Scan shift of it, then the re-scan).
                 s1 = ((xl + 4) % 5) * N_CELLS + q
                 if k >= 1:
-                    nn = _reach(table, k - 1, s1, g, nx_s, nx_k, nn)
+                    nn = reach(k - 1, s1, g, nn)
                 if k == top:
-                    nn = _reach(table, k, s1, g, nx_s, nx_k, nn)
-                nn = _reach(table, k, ((xl + 3) % 5) * N_CELLS + q, g, nx_s, nx_k, nn)
+                    nn = reach(k, s1, g, nn)
+                nn = reach(k, ((xl + 3) % 5) * N_CELLS + q, g, nn)
         for a in range(nn):
             fr_s[a] = nx_s[a]
             fr_k[a] = nx_k[a]
@@ -475,26 +363,6 @@ def ahead_table(rot0, free, flags, any_stop, any_boost, lq, lr, lc, ln, tfree):
             if table[k - 1, s] < table[k, s]:
                 table[k, s] = table[k - 1, s]
     return table
-
-
-@njit(cache=True, inline="always")
-def _reach(table, k, s, g, nx_s, nx_k, nn):
-    """``static_table``'s search reaches state ``s`` with ``k`` credits at
-    cost ``g``: kept when new, with its cell's least over the rotations ahead
-    (``ANY_X``)."""
-    if table[k, s] <= g:
-        return nn
-    table[k, s] = g
-    nx_s[nn] = s
-    nx_k[nn] = k
-    nn += 1
-    t = ANY_X * N_CELLS + s % N_CELLS
-    if table[k, t] > g:
-        table[k, t] = g
-        nx_s[nn] = t
-        nx_k[nn] = k
-        nn += 1
-    return nn
 
 
 @njit(cache=True)
@@ -514,16 +382,13 @@ def _fewest(umask):
     return b
 
 
-NO_TABLE = np.empty((0, N_CELLS), dtype=np.int64)
-NO_AHEAD = np.empty((0, NX * N_CELLS), dtype=np.int64)
+NO_TABLE = np.empty((0, NX * N_CELLS), dtype=np.int64)
 
 
-def every_row_free(flags: np.ndarray, any_stop: np.ndarray, any_boost: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
-    """``static_table`` and ``ahead_table`` with every row free: the ``tfree``
-    of the others."""
-    lines = (LINES_Q, LINES_R, LINES_C, LINES_N)
-    return (static_table(np.zeros(7, dtype=np.int64), 127, flags, any_stop, any_boost, *lines, NO_TABLE),
-            ahead_table(np.zeros(7, dtype=np.int64), 127, flags, any_stop, any_boost, *lines, NO_AHEAD))
+def every_row_free(flags: np.ndarray, any_stop: np.ndarray, any_boost: np.ndarray) -> np.ndarray:
+    """``static_table`` with every row free: the ``tfree`` of the others."""
+    return static_table(np.zeros(7, dtype=np.int64), 127, flags, any_stop, any_boost,
+                        LINES_Q, LINES_R, LINES_C, LINES_N, NO_TABLE)
 
 
 @njit(cache=True, inline="always")
@@ -540,16 +405,14 @@ STATIC_CACHE = 1 << 12
 
 
 def new_static_cache() -> tuple[np.ndarray, np.ndarray, np.ndarray]:
-    """Static-rows tables (``static_table``, ``ahead_table``) kept across the
-    searches of one instance, by the start's rotations of the rows not moved,
-    the moved rows and the kind: keys (open addressing as ``_slot5`` on the
-    first five columns: key, kind, 0, 0, 0; then the table's index), tables
-    (a ``static_table`` in the first
-    ``N_CELLS`` columns), count. The caller starts it over when half the keys
-    are taken; a search adds at most 256."""
+    """Static-rows tables (``static_table``) kept across the searches of one
+    instance, by the start's rotations of the rows not moved and the moved
+    rows: keys (open addressing as ``_slot5`` on the first five columns: key,
+    0, 0, 0, 0; then the table's index), tables, count. The caller starts it
+    over when half the keys are taken; a search adds at most 128."""
     return (
         np.full((STATIC_CACHE, 6), -1, dtype=np.int64),
-        np.empty((STATIC_CACHE // 2 + 256, CREDIT_LAYERS + 1, NX * N_CELLS), dtype=np.int64),
+        np.empty((STATIC_CACHE // 2 + 128, CREDIT_LAYERS + 1, NX * N_CELLS), dtype=np.int64),
         np.zeros(1, dtype=np.int64),
     )
 
@@ -782,8 +645,8 @@ def _bq_grown(head, tail, gmax, fcount, f):
 def search(
     pos0, rot0, masks0, held, shields, credits, cap, need,
     flags, face, flippable, ch, nch, rescan_full, vir, to_earth, gridb, any_stop, any_boost,
-    lq, lr, lc, ln, learned, learned_count, grown, deadline, skeys, stabs, scount, tfree, tfree_ahead, ahead_after,
-    every_move=False, plain=False,
+    lq, lr, lc, ln, learned, learned_count, grown, deadline, skeys, stabs, scount, tfree, every_move=False,
+    plain=False,
 ):
     """The card-free game with exact faces: the relaxed optimum from the given
     state, or ``cap`` when it is at least ``cap``. Returns (value, timed_out,
@@ -801,9 +664,7 @@ def search(
     credit wait beats, a bolster before the flight; the tests check that
     leaving them out changes no value). ``plain``: guided by the grid
     distance alone, no static-rows table and no learned bound read (the tests
-    check that the bounds change no value). ``ahead_after``: the pops after
-    which the static-rows bound is ``ahead_table``'s (``tfree_ahead`` its
-    every-row-free table), not ``static_table``'s (``tfree``)."""
+    check that the bounds change no value)."""
     if grown.shape[0] > learned.shape[0]:
         table_rehash(learned, grown, learned_count)
         learned = grown
@@ -839,9 +700,8 @@ def search(
     pre_mask = (1 << 29) - 1  # pos, rotations, held: the dominance key
     i0 = _slot5(front, a0 & pre_mask, 0, 0, 0, 0)
     _set6(front, i0, a0 & pre_mask, 0, 0, 0, 0, 0)
-    # Per kind (``static_table``, ``ahead_table``) and set of moved rows, its
-    # table's index in the kept ones.
-    tidx = np.full((2, 128), -1, dtype=np.int64)
+    # Per set of moved rows, its static-rows table's index in the kept ones.
+    tidx = np.full(128, -1, dtype=np.int64)
     # Re-scans met before, in a direct-mapped cache (a typed Dict's lookups
     # cost more than most re-scans): key, value.
     rescans = np.full((RESCAN_SLOTS, 2), -1, dtype=np.int64)
@@ -856,7 +716,7 @@ def search(
         rescans[i, 1] = v
         return v
 
-    def hstatic(a, enough, ahead_kind):
+    def hstatic(a, enough):
         # The bounds read from arrays (the grid distances, the static-rows
         # table): asked before the hash probes into the big tables (the
         # state's best cost, the learned bounds), which miss the cache.
@@ -867,63 +727,46 @@ def search(
             h = gridb[pos]
         if h >= enough or plain:
             return h
-        kind = 1 if ahead_kind else 0
         moved = _moved(((a >> 6) & ((1 << 21) - 1)) ^ rot0i) | passed
-        if kind:
-            # Rows below the highest moved one count as moved too: fewer
-            # tables (~100 µs each), weaker only below the ship.
-            top_row = 0
-            while moved >> (top_row + 1):
-                top_row += 1
-            moved = (1 << (top_row + 1)) - 1
-        t = tidx[kind, moved]
+        # Rows below the highest moved one count as moved too: fewer tables
+        # (~35 µs each), weaker only below the ship.
+        top_row = 0
+        while moved >> (top_row + 1):
+            top_row += 1
+        moved = (1 << (top_row + 1)) - 1
+        t = tidx[moved]
         if t < 0:
             # Kept across searches (``new_static_cache``): a table reads the
             # start's rotation only of the rows that did not move. (The
             # caller starts the cache over when half full, and a search adds
-            # at most 256.)
+            # at most 128.)
             skey = ((rot0i & ~_row_bits(moved)) << 7) | moved
-            si = _slot5(skeys, skey, kind, 0, 0, 0)
+            si = _slot5(skeys, skey, 0, 0, 0, 0)
             if skeys[si, 0] == -1:
                 # The tables in the order made, not by slot: a solve touches
                 # only the pages it fills.
                 t = scount[0]
-                if kind:
-                    stabs[t] = ahead_table(rot0, moved, flags, any_stop, any_boost, lq, lr, lc, ln, tfree_ahead)
-                else:
-                    stabs[t, :, :N_CELLS] = static_table(rot0, moved, flags, any_stop, any_boost, lq, lr, lc, ln,
-                                                         tfree)
+                stabs[t] = static_table(rot0, moved, flags, any_stop, any_boost, lq, lr, lc, ln, tfree)
                 skeys[si, 0] = skey
-                skeys[si, 1] = kind
-                for u in range(2, 5):
+                for u in range(1, 5):
                     skeys[si, u] = 0
                 skeys[si, 5] = t
                 scount[0] += 1
             t = skeys[si, 5]
-            tidx[kind, moved] = t
+            tidx[moved] = t
         k = ((a >> 31) & 63) + ((a >> 37) & 63) + ((a >> 43) & 63)
-        if kind:
-            if k > top:
-                k = top
-            ahead = CELL_ROW[pos]  # 0-based index of the row ahead
-            xa = ANY_X
-            if ahead < 7:
-                xa = (a >> (6 + 3 * ahead)) & 7
-                if xa == WILD:
-                    xa = ANY_X
-            x = stabs[t, k, xa * N_CELLS + pos]
-        elif k >= top:
-            x = stabs[t, top, pos]
-        else:
-            # A credit more costs a turn (a wait).
-            x = stabs[t, k, pos]
-            for j in range(k + 1, top + 1):
-                y = stabs[t, j, pos] + j - k
-                if y < x:
-                    x = y
+        if k > top:
+            k = top
+        ahead = CELL_ROW[pos]  # 0-based index of the row ahead
+        xa = ANY_X
+        if ahead < 7:
+            xa = (a >> (6 + 3 * ahead)) & 7
+            if xa == WILD:
+                xa = ANY_X
+        x = stabs[t, k, xa * N_CELLS + pos]
         return x if x > h else h
 
-    h0 = hstatic(a0, INF, False)
+    h0 = hstatic(a0, INF)
     if not plain:
         h0 = max(h0, _key_put(learned, learned_count, a0, ms0[0], ms0[1], ms0[2], ms0[3], vir, EMPTY))
     if h0 >= cap:
@@ -1197,7 +1040,7 @@ def search(
         for i in range(nn):
             a2 = nxt[i, 0]
             g2 = nxt[i, 5]
-            f2 = g2 + hstatic(a2, limit - g2, pops > ahead_after)
+            f2 = g2 + hstatic(a2, limit - g2)
             if f2 < limit:
                 di = _slot5(dist, a2, nxt[i, 1], nxt[i, 2], nxt[i, 3], nxt[i, 4])
                 if dist[di, 0] != -1 and dist[di, 5] <= g2:

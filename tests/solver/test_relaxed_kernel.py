@@ -76,9 +76,9 @@ def _static_bound(flags: np.ndarray, cell: tuple[int, int]) -> int:
     table = kernel.static_table(
         np.zeros(7, dtype=np.int64), 0, flags, any_stop, any_boost,
         kernel.LINES_Q, kernel.LINES_R, kernel.LINES_C, kernel.LINES_N,
-        kernel.every_row_free(flags, any_stop, any_boost)[0],
+        kernel.every_row_free(flags, any_stop, any_boost),
     )
-    return int(table[0, kernel.cell_index(cell)])
+    return int(table[0, kernel.ANY_X * kernel.N_CELLS + kernel.cell_index(cell)])
 
 
 @pytest.mark.parametrize(("boost_slots", "expected"), [((3,), 2), ((2, 3), 1), ((4, 0), 1)])
@@ -103,14 +103,12 @@ def test_static_tables_kept_across_searches_are_the_ones_a_search_would_build():
     rb = h.relaxed
     root = m.root_state()
     # Searches from the start and from every state one turn on fill the cache.
-    rb.ahead_after = 0  # both kinds of table (``static_table``, ``ahead_table``)
     for st, *_ in [(root,)] + m.successors(root):
         rb.turns(st, 12)
     keys, tables, count = rb._static
     assert count[0] > 20
     rng = random.Random(3)
     checked = 0
-    kinds = set()
     for i in range(keys.shape[0]):
         if keys[i, 0] == -1:
             continue
@@ -119,17 +117,11 @@ def test_static_tables_kept_across_searches_are_the_ones_a_search_would_build():
         rot0 = np.array(
             [rng.randrange(5) if (moved >> r) & 1 else (rot >> (3 * r)) & 7 for r in range(7)], dtype=np.int64
         )
-        lines = (kernel.LINES_Q, kernel.LINES_R, kernel.LINES_C, kernel.LINES_N)
-        if keys[i, 1]:
-            fresh = kernel.ahead_table(rot0, moved, rb._flags_np, rb._any_stop, rb._any_boost, *lines,
-                                       rb._tfree_ahead)
-            assert np.array_equal(fresh, tables[keys[i, 5]]), (moved, rot0)
-        else:
-            fresh = kernel.static_table(rot0, moved, rb._flags_np, rb._any_stop, rb._any_boost, *lines, rb._tfree)
-            assert np.array_equal(fresh, tables[keys[i, 5]][:, : kernel.N_CELLS]), (moved, rot0)
-        kinds.add(int(keys[i, 1]))
+        fresh = kernel.static_table(rot0, moved, rb._flags_np, rb._any_stop, rb._any_boost,
+                                    kernel.LINES_Q, kernel.LINES_R, kernel.LINES_C, kernel.LINES_N, rb._tfree)
+        assert np.array_equal(fresh, tables[keys[i, 5]]), (moved, rot0)
         checked += 1
-    assert checked == count[0] and kinds == {0, 1}
+    assert checked == count[0]
 
 
 def test_moves_left_out_of_the_relaxed_search_change_no_value():
@@ -160,11 +152,9 @@ def test_moves_left_out_of_the_relaxed_search_change_no_value():
     assert checked > 150
 
 
-@pytest.mark.parametrize("ahead_after", [None, 0], ids=["default", "ahead-tables-at-once"])
-def test_the_bounds_guiding_the_relaxed_search_change_no_value(ahead_after):
+def test_the_bounds_guiding_the_relaxed_search_change_no_value():
     """The relaxed search is A* guided by the grid distance, the static-rows
-    tables (``static_table``, and ``ahead_table`` once the search is past
-    ``ahead_after`` pops; the rows up to the one ahead of the start count
+    tables (``static_table``; the rows up to the one ahead of the start count
     as moved) and the bounds learned by earlier searches. Guided by the grid
     distance alone (``plain``), every state of the last turns of a kept
     optimal game, and every state one turn from them, needs the same turns:
@@ -185,8 +175,6 @@ def test_the_bounds_guiding_the_relaxed_search_change_no_value(ahead_after):
                 m = Model(state, "deal")
                 guided, plain = Heuristic(m).relaxed, Heuristic(m).relaxed
                 plain.plain = True
-                if ahead_after is not None:
-                    guided.ahead_after = ahead_after
                 root = m.root_state()
                 states = [root] + [st for st, _rec, _n, won in m.successors(root) if not won][:25]
                 for st in states:
@@ -196,8 +184,8 @@ def test_the_bounds_guiding_the_relaxed_search_change_no_value(ahead_after):
     assert checked > 400
 
 
-def test_rotation_ahead_tables_never_exceed_the_relaxed_turns():
-    """``ahead_table`` bounds the relaxed game's turns from below, read at a
+def test_static_rows_tables_never_exceed_the_relaxed_turns():
+    """``static_table`` bounds the relaxed game's turns from below, read at a
     state's own row ahead (its rotation), credits and cell, for every state of
     four kept optimal games and up to 25 states one turn from each; and it is
     often exact there (so an overestimate by one would show)."""
@@ -219,8 +207,8 @@ def test_rotation_ahead_tables_never_exceed_the_relaxed_turns():
                 ship, rot, _masks, _held, _shields, _vir, credits = rb._key(st)
                 pos = kernel.cell_index(ship)
                 row = int(kernel.CELL_ROW[pos])  # also the row ahead's 0-based index
-                table = kernel.ahead_table(np.array(rot, dtype=np.int64), (1 << min(7, row + 1)) - 1,
-                                           rb._flags_np, rb._any_stop, rb._any_boost, *lines_, rb._tfree_ahead)
+                table = kernel.static_table(np.array(rot, dtype=np.int64), (1 << min(7, row + 1)) - 1,
+                                            rb._flags_np, rb._any_stop, rb._any_boost, *lines_, rb._tfree)
                 x = rot[row] if row < 7 and rot[row] != kernel.WILD else kernel.ANY_X
                 bound = int(table[min(credits, kernel.CREDIT_LAYERS), x * kernel.N_CELLS + pos])
                 value = rb.turns(st)
