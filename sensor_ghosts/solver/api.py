@@ -197,7 +197,9 @@ def _split_solve(model: Model, roots: list, t0: float, timeout: float | None, ma
     needed. When the card search finds no plan of that many turns, the A*
     finds T (sharing the relaxed game's learned bounds), then the card
     search runs at T."""
-    h = Heuristic(model)
+    # The relaxed game lets far rows go: its checks of the card search prove
+    # grids dead faster so (relaxed.py, "Rows left behind").
+    h = Heuristic(model, forget_far_rows=True)
     deadline = None if timeout is None else t0 + timeout
     if deadline is not None and h.relaxed is not None:
         h.relaxed.deadline = deadline

@@ -70,15 +70,22 @@ optimum is admissible), rule by rule:
   superset is a superset), so this relaxes further and stays admissible. It
   costs nothing in practice: an optimal path seldom comes back down two rows,
   and it merges many states that differ only in rows the ship has left.
-  Rows three or more below also forget their rotation (``kernel.WILD``): a
-  ship entering one meets any of its cards, either face, and neither a
-  re-scan nor a Deep Scan changes that; the real card is among them, so this
-  is admissible too. The relaxed states of a search, and of the searches from
-  grids that differ only down there (a start's rows that far below are
-  forgotten too: ``_key``), merge, and share their learned bounds. On setups
-  0-59 (deal mode) the split search's nodes went 29,708 -> 29,792 and the
-  time 4.8-5.4 -> 4.3-4.6 s in all (the slowest, seed 50: 1.26 -> 1.04 s);
-  forgetting rows two below instead weakened the bound (38,606 nodes, 7.0 s).
+  With ``forget_far_rows`` (the full objective's card search, ``split``, asks
+  for it), rows three or more below also forget their rotation
+  (``kernel.WILD``): a ship entering one meets any of its cards, either face,
+  and neither a re-scan nor a Deep Scan changes that; the real card is among
+  them, so this is admissible too. The relaxed states of a search, and of
+  the searches from grids that differ only down there (a start's rows that
+  far below are forgotten too: ``_key``), merge, and share their learned
+  bounds. On setups 0-59 the full objective took 4.74 -> 4.22 s in all in
+  deal mode (p95 212 -> 165 ms, slowest 1.10 -> 0.74 s) and 5.56 -> 5.07 s in
+  open mode (alternated three times, best of three), its split search's
+  nodes almost the same. The fewest-turns A*, whose priorities are the
+  relaxed values themselves, lost by it: 19 of 260 states near the dock of
+  seed 44 need a turn less so, and on setups 0-199 in open mode it took
+  5,171 -> 8,166 nodes and 7.3 -> 9.1 s (seed 44: 14 -> 973 nodes); so it
+  keeps them. Forgetting rows two below weakened the bound even for the card
+  search (nodes 29,708 -> 38,606 on setups 0-59, deal).
 * **Dominance.** More shields, more credits and, per row, a superset of
   patterns never hurt, so a relaxed state is dropped when one reached no later
   has the same ship cell, rotations and held samples and is at least as good
@@ -133,8 +140,12 @@ _CELLS = [(1, 0)] + [(r, c) for r in range(1, 8) for c in range(1, 6)]
 class RelaxedBound:
     """Static per-instance tables and the search of the relaxed game."""
 
-    def __init__(self, model) -> None:
+    def __init__(self, model, forget_far_rows: bool = False) -> None:
         m = self.m = model
+        # Rows three or more below the ship forget their rotation (module
+        # docstring, "Rows left behind").
+        self.forget_far_rows = forget_far_rows
+        self._behind_rot = kernel.BEHIND_ROT if forget_far_rows else kernel.KEEP_ROWS
         self.need = model.need
         self._low = model.options.low_memory
         # Optimistic flags (either side of the card may be met), for the
@@ -226,11 +237,11 @@ class RelaxedBound:
     def _key(self, st: tuple) -> tuple:
         """What the relaxed game sees of a model state: ship, rotations, pattern
         sets, held samples, shields, virus tokens on the board, pending flips;
-        rows three or more below the ship forgotten (module docstring, "Rows
-        left behind")."""
+        with ``forget_far_rows``, rows three or more below the ship forgotten
+        (module docstring, "Rows left behind")."""
         ship, rot, masks = st[SHIP], st[ROT], st[MASKS]
         behind = ship[0] - 3  # rows left behind (module docstring): any card
-        if behind > 0:
+        if behind > 0 and self.forget_far_rows:
             rot = (kernel.WILD,) * behind + rot[behind:]
             masks = (kernel.FULL,) * behind + masks[behind:]
         return (ship, rot, masks, st[HELD], st[SHL], st[SAMPLES] & self.m.virus_bits, len(st[PEND]))
@@ -286,6 +297,7 @@ class RelaxedBound:
             -1.0 if self.deadline is None else self.deadline,
             *self._static,
             self._tfree,
+            self._behind_rot,
             self.every_move,
             self.plain,
         )

@@ -42,8 +42,9 @@ CAN_BOOST, CAN_STOP, NEEDS_SHIELDS, DEADLY = 1, 2, 4, 8
 CREDIT_LAYERS = 4
 LAYER_MASK = (1 << (CREDIT_LAYERS + 1)) - 1
 EARTH_IDX = 36
-# The rotation of a row three or more below the ship: any of its cards may be
-# anywhere in it (relaxed.py, "Rows left behind"). Rotations are 0-4, in 3 bits.
+# The rotation of a row three or more below the ship, when the search lets
+# such rows go: any of its cards may be anywhere in it (relaxed.py, "Rows
+# left behind"). Rotations are 0-4, in 3 bits.
 WILD = 7
 # Shields within a flight once a card has taken them: 0 for the state the
 # flight ends in, and no bolster for a second such card (the turn's bolster
@@ -454,8 +455,10 @@ def _behind() -> np.ndarray:
 
 BEHIND = _behind()
 # Per ship row (1-7), the rotation bits of the rows three or more below it, as
-# WILD (OR-ed into a packed rotation).
+# WILD (OR-ed into a packed rotation: a search's ``behind_rot``); KEEP_ROWS:
+# none.
 BEHIND_ROT = np.array([sum(WILD << (3 * r) for r in range(nr - 3)) for nr in range(8)], dtype=np.int64)
+KEEP_ROWS = np.zeros(8, dtype=np.int64)
 
 
 @njit(cache=True, inline="always")
@@ -645,8 +648,8 @@ def _bq_grown(head, tail, gmax, fcount, f):
 def search(
     pos0, rot0, masks0, held, shields, credits, cap, need,
     flags, face, flippable, ch, nch, rescan_full, vir, to_earth, gridb, any_stop, any_boost,
-    lq, lr, lc, ln, learned, learned_count, grown, deadline, skeys, stabs, scount, tfree, every_move=False,
-    plain=False,
+    lq, lr, lc, ln, learned, learned_count, grown, deadline, skeys, stabs, scount, tfree, behind_rot,
+    every_move=False, plain=False,
 ):
     """The card-free game with exact faces: the relaxed optimum from the given
     state, or ``cap`` when it is at least ``cap``. Returns (value, timed_out,
@@ -664,7 +667,9 @@ def search(
     credit wait beats, a bolster before the flight; the tests check that
     leaving them out changes no value). ``plain``: guided by the grid
     distance alone, no static-rows table and no learned bound read (the tests
-    check that the bounds change no value)."""
+    check that the bounds change no value). ``behind_rot``: ``BEHIND_ROT``
+    to let the rows three or more below the ship go at each stop, or
+    ``KEEP_ROWS``."""
     if grown.shape[0] > learned.shape[0]:
         table_rehash(learned, grown, learned_count)
         learned = grown
@@ -968,7 +973,7 @@ def search(
                         if f & CAN_STOP:
                             if nn + 4 > nxt.shape[0]:
                                 nxt = np.concatenate((nxt, np.empty_like(nxt)))
-                            er = _end_rot(nr, rs) | BEHIND_ROT[nr]
+                            er = _end_rot(nr, rs) | behind_rot[nr]
                             rr = nr + 1  # the row two ahead (0-based), re-scanned
                             kept = 0
                             if nr + 2 <= 7:

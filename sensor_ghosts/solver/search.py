@@ -128,13 +128,16 @@ def _popcount(x: int) -> int:
 
 
 class Heuristic:
-    def __init__(self, model: Model):
+    def __init__(self, model: Model, forget_far_rows: bool = False):
+        """``forget_far_rows``: the relaxed game lets rows three or more below
+        the ship go (``relaxed.RelaxedBound``; faster, a little weaker: for
+        the card search's checks, ``split``)."""
         self.m = model
         self.apt = model.actions_per_turn
         self._cache: dict[tuple, int] = {}
         # The relaxed game (``relaxed``) counts turns; it holds where one action
         # is one turn, i.e. without the §12 second action.
-        self.relaxed = RelaxedBound(model) if self.apt == 1 else None
+        self.relaxed = RelaxedBound(model, forget_far_rows) if self.apt == 1 else None
         # Every solo turn plays at least one card ([D10], the hand is refilled),
         # so a bound on turns bounds cards too; with more players a turn may
         # play none (§9), see ``bounds``.

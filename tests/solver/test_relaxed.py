@@ -133,9 +133,11 @@ def test_first_turn_hint_is_earth_one_fly_away():
 
 
 def test_rows_three_or_more_below_the_ship_are_forgotten():
-    """relaxed.py, "Rows left behind": rows three or more below the ship
-    forget their rotation and patterns, so grids that differ only there are
-    one relaxed state, with one value; the row two below keeps its rotation."""
+    """relaxed.py, "Rows left behind": with ``forget_far_rows`` (the card
+    search's), rows three or more below the ship forget their rotation and
+    patterns, so grids that differ only there are one relaxed state, with one
+    value; the row two below keeps its rotation; without it (the fewest-turns
+    A*'s) every row is kept."""
     from pathlib import Path
 
     from sensor_ghosts.rules.engine import apply_turn
@@ -150,7 +152,7 @@ def test_rows_three_or_more_below_the_ship_are_forgotten():
             break
     assert state.ship[0] >= 5
     m = Model(state, "deal")
-    rb = Heuristic(m).relaxed
+    rb = Heuristic(m, forget_far_rows=True).relaxed
     st = m.root_state()
 
     def changed(row: int) -> tuple:
@@ -163,5 +165,7 @@ def test_rows_three_or_more_below_the_ship_are_forgotten():
     assert rb._key(far) == rb._key(st)
     value = rb.turns(st)
     assert value < INF
-    assert Heuristic(Model(state, "deal")).relaxed.turns(far) == value
+    assert Heuristic(Model(state, "deal"), forget_far_rows=True).relaxed.turns(far) == value
     assert rb._key(changed(st[SHIP][0] - 3)) != rb._key(st)  # two rows below
+    kept = Heuristic(m).relaxed
+    assert kept._key(far) != kept._key(st)

@@ -152,7 +152,8 @@ def test_moves_left_out_of_the_relaxed_search_change_no_value():
     assert checked > 150
 
 
-def test_the_bounds_guiding_the_relaxed_search_change_no_value():
+@pytest.mark.parametrize("forget_far_rows", [False, True], ids=["rows-kept", "far-rows-forgotten"])
+def test_the_bounds_guiding_the_relaxed_search_change_no_value(forget_far_rows):
     """The relaxed search is A* guided by the grid distance, the static-rows
     tables (``static_table``; the rows up to the one ahead of the start count
     as moved) and the bounds learned by earlier searches. Guided by the grid
@@ -173,7 +174,7 @@ def test_the_bounds_guiding_the_relaxed_search_change_no_value():
         for i, line in enumerate(lines):
             if i >= len(lines) - 6:
                 m = Model(state, "deal")
-                guided, plain = Heuristic(m).relaxed, Heuristic(m).relaxed
+                guided, plain = (Heuristic(m, forget_far_rows).relaxed for _ in range(2))
                 plain.plain = True
                 root = m.root_state()
                 states = [root] + [st for st, _rec, _n, won in m.successors(root) if not won][:25]
