@@ -195,31 +195,30 @@ def _split_solve(model: Model, roots: list, t0: float, timeout: float | None, ma
     setups 0-59, and then the card search alone proves the optimum, and the
     fewest-turns A* (a sixth of a median solve, more on the slowest) is not
     needed. When the card search finds no plan of that many turns, the A*
-    finds T (sharing the relaxed game's learned bounds), then the card
-    search runs at T."""
-    # The relaxed game lets far rows go: its checks of the card search prove
-    # grids dead faster so (relaxed.py, "Rows left behind").
-    h = Heuristic(model, forget_far_rows=True)
+    finds T, then the card search runs at T."""
+    # The card search's checks let the relaxed game's far rows go: they
+    # prove grids dead faster so. The A*, if needed, keeps them: its
+    # priorities are the relaxed values (relaxed.py, "Rows left behind").
+    h_cards = Heuristic(model, forget_far_rows=True)
     deadline = None if timeout is None else t0 + timeout
-    if deadline is not None and h.relaxed is not None:
-        h.relaxed.deadline = deadline
-    guess = min(h.bounds(st, INF_TURNS)[0] for st, _ in roots)
+    if deadline is not None and h_cards.relaxed is not None:
+        h_cards.relaxed.deadline = deadline
+    guess = min(h_cards.bounds(st, INF_TURNS)[0] for st, _ in roots)
     nodes = 0
     if guess < INF_TURNS and (max_turns is None or guess <= max_turns):
-        out = split.fewest_cards(model, roots, guess, deadline=deadline, heuristic=h, progress=progress,
+        out = split.fewest_cards(model, roots, guess, deadline=deadline, heuristic=h_cards, progress=progress,
                                  max_nodes=max_nodes, max_states=max_states)
         if out.status != "unsolvable":
             return out  # solved, or 'unknown' with the bound T >= guess
         nodes = out.nodes
     left = None if timeout is None else max(0.0, timeout - (time.perf_counter() - t0))
     out = astar(model, roots, objective="turns-only", timeout=left, max_states=max_states, progress=progress,
-                max_nodes=None if max_nodes is None else max(0, max_nodes - nodes), max_turns=max_turns,
-                heuristic=h)
+                max_nodes=None if max_nodes is None else max(0, max_nodes - nodes), max_turns=max_turns)
     nodes += out.nodes
     if out.status == "solved":
         assert out.value is not None
         out = split.fewest_cards(
-            model, roots, out.value[0], deadline=deadline, heuristic=h, progress=progress,
+            model, roots, out.value[0], deadline=deadline, heuristic=h_cards, progress=progress,
             max_nodes=None if max_nodes is None else max(0, max_nodes - nodes), max_states=max_states,
         )
         out.nodes += nodes

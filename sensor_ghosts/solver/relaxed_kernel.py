@@ -172,26 +172,27 @@ def _shifted_card(flags, ri, s0, cur):
 
 @njit(cache=True)
 def static_table(rot0, free, flags, any_stop, any_boost, lq, lr, lc, ln, tfree):
-    """A second bound for the relaxed search, the static-rows distance: fewest turns to Earth per
-    (credits held, rotation of the row ahead, cell), as ``[credits, x *
-    N_CELLS + cell]``: credits 0 .. CREDIT_LAYERS - 1, the last layer any
-    number; ``x`` the rotation of the row ahead of the cell's row (0-4), or
-    ``ANY_X``: the least over the five (a row ahead that may show anything,
-    or none). A turn is a Fly or a wait; a wait turns the row ahead (the
-    re-scan, §8) and may earn a credit (a Deep Scan) or shift the row ahead
-    once more (a Deep Scan on it); a Fly's stop turns the row ahead of where
-    it stops. Along a Fly up, the row ahead shows the card its rotation puts
-    there, and a row two or more ahead the one ``rot0`` puts there, unless it
-    is ``free`` (its rotation moved since the search's start: any card); a
-    credit spent as the ship enters a row shifts it one place. The ship's own
-    row may show any of its cards (consecutive ones of one rotation along a
-    Fly: no credit shifts the ship's row, [D14]), and so may the rows below:
-    a flight down may come back under rows turned since, so from where it
-    stops the table is ``tfree``, the table with every row free
-    (``every_row_free``'s second; with no rows: that table itself). Any
-    card shows either face; shields and samples are ignored, so it never
-    exceeds the relaxed game's distance. Computed by a backward breadth-first
-    search from Earth over (credits, rotation ahead, cell)."""
+    """A second bound for the relaxed search (the static-rows distance):
+    fewest turns to Earth per (credits held, rotation of the row ahead,
+    cell), as ``[credits, x * N_CELLS + cell]``: credits 0 ..
+    CREDIT_LAYERS - 1, the last layer any number; ``x`` the rotation of the
+    row ahead of the cell's row (0-4), or ``ANY_X``: the least over the five
+    (a row ahead that may show anything, or none). A turn is a Fly or a wait;
+    a wait turns the row ahead (the re-scan, §8) and may earn a credit (a
+    Deep Scan) or shift the row ahead once more (a Deep Scan on it); a Fly's
+    stop turns the row ahead of where it stops. Along a Fly up, the row ahead
+    shows the card its rotation puts there, and a row two or more ahead the
+    one ``rot0`` puts there, unless it is ``free`` (its rotation moved since
+    the search's start: any card); a credit spent as the ship enters a row
+    shifts it one place. The ship's own row may show any of its cards
+    (consecutive ones of one rotation along a Fly: no credit shifts the
+    ship's row, [D14]), and so may the rows below: a flight down may come
+    back under rows turned since, so from where it stops the table is
+    ``tfree``, the table with every row free (``every_row_free``; ``tfree``
+    with no rows: that table itself). Any card shows either face; shields
+    and samples are ignored, so it never exceeds the relaxed game's
+    distance. Computed by a backward breadth-first search from Earth over
+    (credits, rotation ahead, cell)."""
     top = CREDIT_LAYERS
     ns = NX * N_CELLS
     has_tfree = tfree.shape[0] > 0
@@ -303,6 +304,7 @@ def static_table(rot0, free, flags, any_stop, any_boost, lq, lr, lc, ln, tfree):
             fr_s[nf] = x * N_CELLS + EARTH_IDX
             fr_k[nf] = k
             nf += 1
+
     def reach(k, s, g, nn):
         # The search reaches state ``s`` with ``k`` credits at cost ``g``:
         # kept when new, with its cell's least over the rotations ahead
