@@ -125,51 +125,6 @@ def _more(cur, n):
     return out
 
 
-@njit(cache=True, inline="always")
-def _own_row_stops(pi, d, flags, lq, lr, lc, ln):
-    """Along the ship's own row from cell ``pi`` in direction ``d`` (left or
-    right): whatever its rotation, it is one rotation for the whole Fly, so
-    the cards passed are consecutive ones of the row (no credit shifts the
-    ship's row, [D14]; a flip is within "either face"). The line's indices
-    where some rotation stops the ship (bits), and whether one reaches Earth."""
-    stops = 0
-    earth = False
-    for rho in range(5):
-        for k in range(ln[pi, d]):
-            qi = lq[pi, d, k]
-            if qi == EARTH_IDX:
-                earth = True
-                break
-            f = flags[lr[pi, d, k], (lc[pi, d, k] + rho) % 5]
-            if f & DEADLY:
-                break
-            if f & CAN_STOP:
-                stops |= 1 << k
-            if not f & CAN_BOOST:
-                break
-    return stops, earth
-
-
-@njit(cache=True, inline="always")
-def _shifted_card(flags, ri, s0, cur):
-    """A Fly entering row ``ri`` where slot ``s0`` shows, with the credit-layer
-    bits ``cur`` (``_more``): the card there (either face), or with n credits
-    the row shifted n places (a credit shifts a row by one place). The bits
-    of a stop there, and of going on (a boost)."""
-    stop = 0
-    nxt = 0
-    for sft in range(5):
-        f = flags[ri, (s0 + sft) % 5]
-        if f & DEADLY:
-            continue
-        m = cur if sft == 0 else _more(cur, sft)
-        if f & CAN_STOP:
-            stop |= m
-        if f & CAN_BOOST:
-            nxt |= m
-    return stop, nxt
-
-
 @njit(cache=True)
 def static_table(rot0, free, flags, any_stop, any_boost, lq, lr, lc, ln, tfree):
     """A second bound for the relaxed search (the static-rows distance):
@@ -209,9 +164,26 @@ def static_table(rot0, free, flags, any_stop, any_boost, lq, lr, lc, ln, tfree):
         ahead = CELL_ROW[pi]  # 0-based index of the row ahead (7: none)
         for d in range(4):
             if DR[d] == 0:
-                # Along the ship's own row (``_own_row_stops``); the stop
-                # turns the row ahead.
-                stops, earth = _own_row_stops(pi, d, flags, lq, lr, lc, ln)
+                # Along the ship's own row: whatever its rotation, it is one
+                # rotation for the whole Fly, so the cards passed are
+                # consecutive ones of the row (no credit shifts the ship's
+                # row, [D14]; a flip is within "either face"). The stop turns
+                # the row ahead.
+                stops = 0
+                earth = False
+                for rho in range(5):
+                    for k in range(ln[pi, d]):
+                        qi = lq[pi, d, k]
+                        if qi == EARTH_IDX:
+                            earth = True
+                            break
+                        f = flags[lr[pi, d, k], (lc[pi, d, k] + rho) % 5]
+                        if f & DEADLY:
+                            break
+                        if f & CAN_STOP:
+                            stops |= 1 << k
+                        if not f & CAN_BOOST:
+                            break
                 for k in range(ln[pi, d]):
                     qi = lq[pi, d, k]
                     if (qi == EARTH_IDX and earth) or (stops >> k) & 1:
@@ -259,8 +231,21 @@ def static_table(rot0, free, flags, any_stop, any_boost, lq, lr, lc, ln, tfree):
                         stop = cur if any_stop[ri] else 0
                         cur = cur if any_boost[ri] else 0
                     else:
+                        # The card there (either face), or with n credits the
+                        # row shifted n places (a credit shifts a row by one).
                         s0 = (col + (x if ri == ahead else rot0[ri])) % 5
-                        stop, cur = _shifted_card(flags, ri, s0, cur)
+                        stop = 0
+                        nxt = 0
+                        for sft in range(5):
+                            f = flags[ri, (s0 + sft) % 5]
+                            if f & DEADLY:
+                                continue
+                            m = cur if sft == 0 else _more(cur, sft)
+                            if f & CAN_STOP:
+                                stop |= m
+                            if f & CAN_BOOST:
+                                nxt |= m
+                        cur = nxt
                     if stop:
                         # The stop turns the row ahead of it: known when that
                         # row kept the start's rotation.
