@@ -603,6 +603,86 @@ def _learn(dist, value, learned, learned_count, vir):
 
 
 @njit(cache=True, inline="always")
+def _upper_get(tab, k0, k1, k2, k3, k4, k5):
+    """The fewest turns of a relaxed win found from the state (six key
+    words), or EMPTY (``_key_put``'s hashing; ``tab`` as ``new_table``)."""
+    mask = tab.shape[0] - 1
+    h = k0
+    h = (h ^ (k1 * 0x5851F42D4C957F2D)) * 0x2545F4914F6CDD1D
+    h = (h ^ (k2 * 0x5851F42D4C957F2D)) * 0x2545F4914F6CDD1D
+    h = (h ^ (k3 * 0x5851F42D4C957F2D)) * 0x2545F4914F6CDD1D
+    h = (h ^ (k4 * 0x5851F42D4C957F2D)) * 0x2545F4914F6CDD1D
+    h = (h ^ (k5 * 0x5851F42D4C957F2D)) * 0x2545F4914F6CDD1D
+    h ^= h >> 31
+    i = h & mask
+    while True:
+        if tab[i, 6] == EMPTY:
+            return EMPTY
+        if (
+            tab[i, 0] == k0
+            and tab[i, 1] == k1
+            and tab[i, 2] == k2
+            and tab[i, 3] == k3
+            and tab[i, 4] == k4
+            and tab[i, 5] == k5
+        ):
+            return tab[i, 6]
+        i = (i + 1) & mask
+
+
+@njit(cache=True)
+def _upper_put(tab, count, k0, k1, k2, k3, k4, k5, v):
+    """Store the smaller of ``v`` and what is there; the table returned,
+    doubled when half full."""
+    if 2 * (count[0] + 1) > tab.shape[0]:
+        new = np.full((2 * tab.shape[0], 7), EMPTY, dtype=np.int64)
+        count[0] = 0
+        for i in range(tab.shape[0]):
+            if tab[i, 6] != EMPTY:
+                _upper_put(new, count, tab[i, 0], tab[i, 1], tab[i, 2], tab[i, 3], tab[i, 4], tab[i, 5], tab[i, 6])
+        tab = new
+    mask = tab.shape[0] - 1
+    h = k0
+    h = (h ^ (k1 * 0x5851F42D4C957F2D)) * 0x2545F4914F6CDD1D
+    h = (h ^ (k2 * 0x5851F42D4C957F2D)) * 0x2545F4914F6CDD1D
+    h = (h ^ (k3 * 0x5851F42D4C957F2D)) * 0x2545F4914F6CDD1D
+    h = (h ^ (k4 * 0x5851F42D4C957F2D)) * 0x2545F4914F6CDD1D
+    h = (h ^ (k5 * 0x5851F42D4C957F2D)) * 0x2545F4914F6CDD1D
+    h ^= h >> 31
+    i = h & mask
+    while True:
+        if tab[i, 6] == EMPTY:
+            _set6(tab, i, k0, k1, k2, k3, k4, k5)
+            tab[i, 6] = v
+            count[0] += 1
+            return tab
+        if (
+            tab[i, 0] == k0
+            and tab[i, 1] == k1
+            and tab[i, 2] == k2
+            and tab[i, 3] == k3
+            and tab[i, 4] == k4
+            and tab[i, 5] == k5
+        ):
+            if v < tab[i, 6]:
+                tab[i, 6] = v
+            return tab
+        i = (i + 1) & mask
+
+
+@njit(cache=True)
+def _record_way(trail, t, goal, upper, upper_count, vir):
+    """A way to Earth of ``goal`` turns was found through trail record
+    ``t``: each state on the way there (the record, its parent, ...) wins
+    within ``goal`` less its cost."""
+    while t >= 0:
+        upper = _upper_put(upper, upper_count, trail[t, 0], trail[t, 1], trail[t, 2], trail[t, 3], trail[t, 4],
+                           vir, goal - trail[t, 5])
+        t = trail[t, 6]
+    return upper
+
+
+@njit(cache=True, inline="always")
 def _pk(pos, rot, held, sh, cr, crh, fo):
     return pos | (rot << 6) | (held << 27) | (sh << 29) | (cr << 31) | (crh << 37) | (fo << 43)
 
@@ -636,7 +716,7 @@ def search(
     pos0, rot0, masks0, held, shields, credits, cap, need,
     flags, face, flippable, ch, nch, rescan_full, vir, to_earth, gridb, any_stop, any_boost,
     lq, lr, lc, ln, learned, learned_count, grown, deadline, skeys, stabs, scount, tfree, behind_rot,
-    every_move=False, plain=False,
+    upper, upper_count, every_move=False, plain=False, decide=False, scan_first=False,
 ):
     """The card-free game with exact faces: the relaxed optimum from the given
     state, or ``cap`` when it is at least ``cap``. Returns (value, timed_out,
@@ -676,10 +756,18 @@ def search(
     # Best cost per state (key, g, the state after the first turn of the way
     # there), and the head of each dominance list (key, entry), in
     # open-addressing tables that double when half full.
-    dist = np.full((1 << 8, 7), -1, dtype=np.int64)
+    dist = np.full((1 << 8, 8), -1, dtype=np.int64)
     n_dist = 1
     i0 = _slot5(dist, a0, ms0[0], ms0[1], ms0[2], ms0[3])
     _set6(dist, i0, a0, ms0[0], ms0[1], ms0[2], ms0[3], 0)
+    # The states in the order reached, each with its cost and the record it
+    # was reached from (dist's column 7 points here): a way found to Earth
+    # is walked back along them (``_record_way``).
+    trail = np.empty((256, 7), dtype=np.int64)
+    _set6(trail, 0, a0, ms0[0], ms0[1], ms0[2], ms0[3], 0)
+    trail[0, 6] = -1
+    n_trail = 1
+    dist[i0, 7] = 0
     front = np.full((1 << 8, 6), -1, dtype=np.int64)
     n_front = 1
     # Dominance entries: shields, the three credit counts, g, next entry, and
@@ -762,7 +850,13 @@ def search(
     if not plain:
         h0 = max(h0, _key_put(learned, learned_count, a0, ms0[0], ms0[1], ms0[2], ms0[3], vir, EMPTY))
     if h0 >= cap:
-        return cap, False, learned, -1
+        return cap, False, learned, -1, upper
+    if not plain and not scan_first:
+        # A win found before from the start itself: done if it is within
+        # the cap (``decide``) or meets the lower bound.
+        u0 = _upper_get(upper, a0, ms0[0], ms0[1], ms0[2], ms0[3], vir)
+        if u0 != EMPTY and (u0 <= h0 or (decide and u0 < cap)):
+            return u0, False, learned, -1, upper
     # The open list: a bucket queue, as the costs are small integers. A
     # bucket per (f, g), popped lowest f first, then highest g (the deepest,
     # as a heap on (f, -g) would), first in first out within a bucket (last in
@@ -786,6 +880,7 @@ def search(
     fcur = h0
     best_goal = INF
     best_first = -1
+    best_tr = -1
     truncated = False
     pops = 0
     nxt = np.empty((64, 6), dtype=np.int64)  # a, m0..m3, g
@@ -815,23 +910,38 @@ def search(
         m3 = pool[e_, 4]
         pool[e_, 5] = free_e
         free_e = e_
-        if fst >= best_goal:
+        if decide:
+            if best_goal < cap:
+                upper = _record_way(trail, best_tr, best_goal, upper, upper_count, vir)
+                return best_goal, False, learned, -1, upper
+        elif fst >= best_goal:
             _learn(dist, best_goal, learned, learned_count, vir)
-            return best_goal, False, learned, best_first
-        if fst >= cap:
+            upper = _record_way(trail, best_tr, best_goal, upper, upper_count, vir)
+            return best_goal, False, learned, best_first, upper
+        if fst >= cap and not decide:
             _learn(dist, cap, learned, learned_count, vir)
-            return cap, False, learned, -1
+            return cap, False, learned, -1, upper
         pops += 1
         if deadline >= 0 and (pops & 8191) == 0:
             with objmode(now="float64"):
                 now = time.perf_counter()
             if now > deadline:
+                if decide:
+                    return h0, True, learned, -1, upper
                 _learn(dist, fst, learned, learned_count, vir)
-                return fst, True, learned, -1
+                return fst, True, learned, -1, upper
         pi_ = _slot5(dist, a, m0, m1, m2, m3)
         if dist[pi_, 5] < g:
             continue
         first = dist[pi_, 6]  # -1 at the start (and after a free bolster)
+        tr_cur = dist[pi_, 7]
+        if scan_first and g == 0:
+            # The start takes only a Deep Scan (a credit wait) here: as if
+            # not reached yet, so that neither its cost nor its dominance
+            # entry stands for its other turns, and nothing is learned
+            # about it.
+            dist[pi_, 5] = INF
+            ent[0, 4] = INF
         pos = a & 63
         rot = (a >> 6) & ((1 << 21) - 1)
         hv = (a >> 27) & 3
@@ -849,7 +959,7 @@ def search(
             _set6(nxt, nn, _pk(pos, rot, hv - 1, sh + 1, cr0, crh0, fo0), m0, m1, m2, m3, g)
             nn += 1
         g1 = g + 1
-        for d in range(4):
+        for d in range(4 if scan_first and g == 0 else 0, 4):
             dr = DR[d]
             dc = DC[d]
             nw = 1
@@ -874,6 +984,7 @@ def search(
                     if h1 >= need and g1 < best_goal:
                         best_goal = g1
                         best_first = first if first >= 0 else EARTH_IDX
+                        best_tr = tr_cur
                     continue
                 if not (1 <= nr <= 7 and 1 <= nc <= 5):
                     continue
@@ -1011,7 +1122,7 @@ def search(
         ms[3] = m3
         if row + 2 <= 7:
             _mset(ms, row + 1, rescan(_mget(ms, row + 1), row + 1))
-        for w in range(3):
+        for w in range(1 if scan_first and g == 0 else 0, 3):
             if w == 0:
                 if sh >= 2 and not every_move:
                     continue  # no shield to gain: a plain wait, which a credit beats
@@ -1041,6 +1152,14 @@ def search(
                     x = g2 + _key_put(learned, learned_count, a2, nxt[i, 1], nxt[i, 2], nxt[i, 3], nxt[i, 4], vir, EMPTY)
                     if x > f2:
                         f2 = x
+                    u = _upper_get(upper, a2, nxt[i, 1], nxt[i, 2], nxt[i, 3], nxt[i, 4], vir)
+                    if u != EMPTY and g2 + u < best_goal:
+                        # A win found before from here (a search that
+                        # passed this state): one within g2 + u turns.
+                        best_goal = g2 + u
+                        best_tr = tr_cur
+                        best_first = first if first >= 0 else (a2 if g2 > 0 else -1)
+                        limit = best_goal if best_goal < cap else cap
             if f2 >= limit:
                 truncated = truncated or f2 >= cap
                 continue
@@ -1098,12 +1217,20 @@ def search(
                     dist[di, t] = nxt[i, t]
                 n_dist += 1
             dist[di, 5] = g2
+            if n_trail >= trail.shape[0]:
+                trail = np.concatenate((trail, np.empty_like(trail)))
+            _set6(trail, n_trail, a2, x0, x1, x2, x3, g2)
+            trail[n_trail, 6] = tr_cur
+            dist[di, 7] = n_trail
+            n_trail += 1
             if 2 * n_dist > dist.shape[0]:
                 dist = _grown5(dist)
             if 2 * n_front > front.shape[0]:
                 front = _grown5(front)
-            if f2 >= bq_head.shape[0]:
-                bq_head, bq_tail, gmax, fcount = _bq_grown(bq_head, bq_tail, gmax, fcount, f2)
+            if decide:
+                f2 -= g2  # greedy: by the bound left, within the cap
+            if f2 >= bq_head.shape[0] or g2 >= bq_head.shape[0]:
+                bq_head, bq_tail, gmax, fcount = _bq_grown(bq_head, bq_tail, gmax, fcount, max(f2, g2))
             if free_e >= 0:
                 e_ = free_e
                 free_e = pool[e_, 5]
@@ -1124,9 +1251,13 @@ def search(
             if f2 < fcur:
                 fcur = f2
     if best_goal < INF:
+        upper = _record_way(trail, best_tr, best_goal, upper, upper_count, vir)
+    if best_goal < cap and decide:
+        return best_goal, False, learned, -1, upper
+    if best_goal < INF:
         v = best_goal if best_goal < cap else cap
         _learn(dist, v, learned, learned_count, vir)
-        return v, False, learned, best_first if best_goal < cap else -1
+        return v, False, learned, best_first if best_goal < cap else -1, upper
     v = cap if truncated else INF
     _learn(dist, v, learned, learned_count, vir)
-    return v, False, learned, -1
+    return v, False, learned, -1, upper

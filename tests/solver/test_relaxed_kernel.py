@@ -14,6 +14,7 @@ from sensor_ghosts.rules.options import RuleOptions
 from sensor_ghosts.rules.state import initial_state
 from sensor_ghosts.solver import relaxed_kernel as kernel
 from sensor_ghosts.solver.model import Model, xor_set
+from sensor_ghosts.solver.relaxed import INF as INF_TURNS
 from sensor_ghosts.solver.search import Heuristic
 
 
@@ -218,3 +219,81 @@ def test_static_rows_tables_never_exceed_the_relaxed_turns():
                 exact += bound == value
             state = apply_turn(state, parse_turn(line, state))
     assert checked > 600 and exact > checked // 4
+
+
+def _kept_game_states(seed: int, last: int, per_turn: int) -> list[tuple[Model, list[tuple]]]:
+    """(model, states) for each of the ``last`` turns of kept optimal game
+    ``seed``: the state before the turn and up to ``per_turn`` states one
+    turn from it."""
+    from pathlib import Path
+
+    from sensor_ghosts.rules.engine import apply_turn
+    from sensor_ghosts.rules.notation import parse_turn
+
+    setup = generate_setup(seed=seed)
+    state = initial_state(setup, setup.deal)
+    lines = (Path(__file__).parent / "data" / f"plan-1p-standard-{seed}.txt").read_text().splitlines()
+    out = []
+    for i, line in enumerate(lines):
+        if i >= len(lines) - last:
+            m = Model(state, "deal")
+            root = m.root_state()
+            out.append((m, [root] + [st for st, _rec, _n, won in m.successors(root) if not won][:per_turn]))
+        state = apply_turn(state, parse_turn(line, state))
+    return out
+
+
+def test_within_answers_as_the_exact_search_does():
+    """``RelaxedBound.within`` (is the relaxed value at most k?) stops at the
+    first win within k, taking the states nearest Earth first, and reads the
+    wins found by earlier searches (the kernel's ways table: a state on a way
+    to Earth of g + u turns, reached at cost g, wins within u). Asked in
+    turn for k = value - 1, value, value + 1 on one shared instance, it
+    answers as the plain exact search, and the ways it kept were read: a
+    way recorded one turn too short would say True at value - 1."""
+    checked = 0
+    for seed in (0, 3):
+        for m, states in _kept_game_states(seed, 8, 20):
+            shared, plain = Heuristic(m, True).relaxed, Heuristic(m, True).relaxed
+            plain.plain = True
+            for st in states:
+                value = plain.turns(st)
+                if value >= INF_TURNS:
+                    continue
+                for k in (value - 1, value, value + 1):
+                    assert shared.within(st, k) == (value <= k), (seed, st[:7], k, value)
+                    checked += 1
+            assert shared._ways_count[0] > 0
+    assert checked > 300
+
+
+def test_a_deep_scan_is_no_better_than_the_credit_wait():
+    """The card search drops every Deep Scan of a grid at once when the
+    relaxed game, made to start with a credit wait (``scan_first``), needs
+    more than the turns left (``split.GridHalf.scan_may_fit``). That is
+    exact only if no real Deep Scan leads anywhere faster: the relaxed value
+    of every grid a Deep Scan leads to is at least that search's value less
+    one, and it is often equal (so a search one turn too long would show)."""
+    from sensor_ghosts.solver.split import SCAN
+
+    checked = equal = 0
+    for seed in (0, 3):
+        for m, states in _kept_game_states(seed, 8, 6):
+            rb, plain = Heuristic(m, True).relaxed, Heuristic(m, True).relaxed
+            plain.plain = True
+            for st in states:
+                key = rb._key(st)
+                ship, rot, masks, held, shields, vir, credits = key
+                after_scan = rb._search(ship, rot, masks, held, shields, vir, credits, scan_first=True)
+                children = [end for _act, end in m.grid_moves(st, None, SCAN) if end is not None]
+                values = []
+                for _won, data in children:
+                    for grid, pend, _cols, _ops in data:
+                        values.append(plain.turns((*grid, *st[7:13], pend)))
+                assert values
+                assert min(values) >= after_scan - 1, (seed, st[:7])
+                checked += len(values)
+                equal += min(values) == after_scan - 1
+                if after_scan < INF_TURNS:
+                    assert rb.scan_within(st, after_scan) and not rb.scan_within(st, after_scan - 1)
+    assert checked > 500 and equal > 20
