@@ -874,9 +874,13 @@ class Model:
         out = []
         for _bolster, base, useful_only in self._bolstered(st):
             peek = None  # a Peek changes nothing on the grid, whatever its direction
-            for act in self.actions(base, frozenset()):
-                if only is not None and pay_class(act) != only:
-                    continue
+            if only is None:
+                acts = self.actions(base, frozenset())
+            elif only[0] in (FLY, PEEK, SHIELDS):
+                acts = [only]  # (a class of one action)
+            else:
+                acts = [a for a in self.actions(base, frozenset()) if a[0] in (FLIP, SHIFT)]
+            for act in acts:
                 if act[0] == PEEK:
                     if peek is None:
                         peek = self._action_ends(base, act, pod, useful_only)
