@@ -664,6 +664,14 @@ class Model:
         out.append((SHIELDS, None))
         return out
 
+    def class_actions(self, b: Branch, pay: tuple | None) -> list[tuple]:
+        """``actions`` of pay class ``pay`` (``pay_class``; None: all)."""
+        if pay is None:
+            return self.actions(b, frozenset())
+        if pay[0] in (FLY, PEEK, SHIELDS):
+            return [pay]  # (a class of one action)
+        return [a for a in self.actions(b, frozenset()) if a[0] in (FLIP, SHIFT)]
+
     def wild_actions(self, every: list[tuple]) -> list[tuple]:
         """The actions worth taking with the Wild or three cards, of ``every``
         action: all but Peek, which a Shields action with the same cards (and
@@ -874,13 +882,7 @@ class Model:
         out = []
         for _bolster, base, useful_only in self._bolstered(st):
             peek = None  # a Peek changes nothing on the grid, whatever its direction
-            if only is None:
-                acts = self.actions(base, frozenset())
-            elif only[0] in (FLY, PEEK, SHIELDS):
-                acts = [only]  # (a class of one action)
-            else:
-                acts = [a for a in self.actions(base, frozenset()) if a[0] in (FLIP, SHIFT)]
-            for act in acts:
+            for act in self.class_actions(base, only):
                 if act[0] == PEEK:
                     if peek is None:
                         peek = self._action_ends(base, act, pod, useful_only)
