@@ -851,11 +851,10 @@ def search(
         h0 = max(h0, _key_put(learned, learned_count, a0, ms0[0], ms0[1], ms0[2], ms0[3], vir, EMPTY))
     if h0 >= cap:
         return cap, False, learned, -1, upper
-    if not plain and not scan_first:
-        # A win found before from the start itself: done if it is within
-        # the cap (``decide``) or meets the lower bound.
+    if decide and not plain and not scan_first:
+        # A win found before from the start itself, within the cap.
         u0 = _upper_get(upper, a0, ms0[0], ms0[1], ms0[2], ms0[3], vir)
-        if u0 != EMPTY and (u0 <= h0 or (decide and u0 < cap)):
+        if u0 != EMPTY and u0 < cap:
             return u0, False, learned, -1, upper
     # The open list: a bucket queue, as the costs are small integers. A
     # bucket per (f, g), popped lowest f first, then highest g (the deepest,
