@@ -502,10 +502,10 @@ def _set_work(work, i, r, c, held, sh, rot, cr, crh, fo, m0, m1, m2, m3):
 
 
 @njit(cache=True, inline="always")
-def _key_put(tab, count, k0, k1, k2, k3, k4, k5, v):
-    """Open addressing on (six key words) -> value. ``v`` = EMPTY: a lookup
-    (EMPTY when absent). Otherwise store the larger of ``v`` and what is
-    there; -2 (nothing stored) when the table is too full for a new key."""
+def _slot6(tab, k0, k1, k2, k3, k4, k5):
+    """The row of ``tab`` (open addressing on six key words; the value, in
+    column 6, EMPTY when free) holding the key, or the free row where it
+    goes."""
     mask = tab.shape[0] - 1
     h = k0
     h = (h ^ (k1 * 0x5851F42D4C957F2D)) * 0x2545F4914F6CDD1D
@@ -516,16 +516,7 @@ def _key_put(tab, count, k0, k1, k2, k3, k4, k5, v):
     h ^= h >> 31
     i = h & mask
     while True:
-        if tab[i, 6] == EMPTY:
-            if v == EMPTY:
-                return EMPTY  # lookup miss
-            if count[0] + 1 > MAX_LOAD * tab.shape[0]:
-                return -2
-            _set6(tab, i, k0, k1, k2, k3, k4, k5)
-            tab[i, 6] = v
-            count[0] += 1
-            return v
-        if (
+        if tab[i, 6] == EMPTY or (
             tab[i, 0] == k0
             and tab[i, 1] == k1
             and tab[i, 2] == k2
@@ -533,10 +524,28 @@ def _key_put(tab, count, k0, k1, k2, k3, k4, k5, v):
             and tab[i, 4] == k4
             and tab[i, 5] == k5
         ):
-            if v != EMPTY and v > tab[i, 6]:
-                tab[i, 6] = v
-            return tab[i, 6]
+            return i
         i = (i + 1) & mask
+
+
+@njit(cache=True, inline="always")
+def _key_put(tab, count, k0, k1, k2, k3, k4, k5, v):
+    """Open addressing on (six key words) -> value. ``v`` = EMPTY: a lookup
+    (EMPTY when absent). Otherwise store the larger of ``v`` and what is
+    there; -2 (nothing stored) when the table is too full for a new key."""
+    i = _slot6(tab, k0, k1, k2, k3, k4, k5)
+    if tab[i, 6] == EMPTY:
+        if v == EMPTY:
+            return EMPTY  # lookup miss
+        if count[0] + 1 > MAX_LOAD * tab.shape[0]:
+            return -2
+        _set6(tab, i, k0, k1, k2, k3, k4, k5)
+        tab[i, 6] = v
+        count[0] += 1
+        return v
+    if v != EMPTY and v > tab[i, 6]:
+        tab[i, 6] = v
+    return tab[i, 6]
 
 
 def new_table(capacity: int = 1 << 14) -> np.ndarray:
@@ -605,29 +614,8 @@ def _learn(dist, value, learned, learned_count, vir):
 @njit(cache=True, inline="always")
 def _upper_get(tab, k0, k1, k2, k3, k4, k5):
     """The fewest turns of a relaxed win found from the state (six key
-    words), or EMPTY (``_key_put``'s hashing; ``tab`` as ``new_table``)."""
-    mask = tab.shape[0] - 1
-    h = k0
-    h = (h ^ (k1 * 0x5851F42D4C957F2D)) * 0x2545F4914F6CDD1D
-    h = (h ^ (k2 * 0x5851F42D4C957F2D)) * 0x2545F4914F6CDD1D
-    h = (h ^ (k3 * 0x5851F42D4C957F2D)) * 0x2545F4914F6CDD1D
-    h = (h ^ (k4 * 0x5851F42D4C957F2D)) * 0x2545F4914F6CDD1D
-    h = (h ^ (k5 * 0x5851F42D4C957F2D)) * 0x2545F4914F6CDD1D
-    h ^= h >> 31
-    i = h & mask
-    while True:
-        if tab[i, 6] == EMPTY:
-            return EMPTY
-        if (
-            tab[i, 0] == k0
-            and tab[i, 1] == k1
-            and tab[i, 2] == k2
-            and tab[i, 3] == k3
-            and tab[i, 4] == k4
-            and tab[i, 5] == k5
-        ):
-            return tab[i, 6]
-        i = (i + 1) & mask
+    words), or EMPTY (``tab`` as ``new_table``)."""
+    return tab[_slot6(tab, k0, k1, k2, k3, k4, k5), 6]
 
 
 @njit(cache=True)
@@ -641,33 +629,14 @@ def _upper_put(tab, count, k0, k1, k2, k3, k4, k5, v):
             if tab[i, 6] != EMPTY:
                 _upper_put(new, count, tab[i, 0], tab[i, 1], tab[i, 2], tab[i, 3], tab[i, 4], tab[i, 5], tab[i, 6])
         tab = new
-    mask = tab.shape[0] - 1
-    h = k0
-    h = (h ^ (k1 * 0x5851F42D4C957F2D)) * 0x2545F4914F6CDD1D
-    h = (h ^ (k2 * 0x5851F42D4C957F2D)) * 0x2545F4914F6CDD1D
-    h = (h ^ (k3 * 0x5851F42D4C957F2D)) * 0x2545F4914F6CDD1D
-    h = (h ^ (k4 * 0x5851F42D4C957F2D)) * 0x2545F4914F6CDD1D
-    h = (h ^ (k5 * 0x5851F42D4C957F2D)) * 0x2545F4914F6CDD1D
-    h ^= h >> 31
-    i = h & mask
-    while True:
-        if tab[i, 6] == EMPTY:
-            _set6(tab, i, k0, k1, k2, k3, k4, k5)
-            tab[i, 6] = v
-            count[0] += 1
-            return tab
-        if (
-            tab[i, 0] == k0
-            and tab[i, 1] == k1
-            and tab[i, 2] == k2
-            and tab[i, 3] == k3
-            and tab[i, 4] == k4
-            and tab[i, 5] == k5
-        ):
-            if v < tab[i, 6]:
-                tab[i, 6] = v
-            return tab
-        i = (i + 1) & mask
+    i = _slot6(tab, k0, k1, k2, k3, k4, k5)
+    if tab[i, 6] == EMPTY:
+        _set6(tab, i, k0, k1, k2, k3, k4, k5)
+        tab[i, 6] = v
+        count[0] += 1
+    elif v < tab[i, 6]:
+        tab[i, 6] = v
+    return tab
 
 
 @njit(cache=True)

@@ -221,10 +221,12 @@ def test_static_rows_tables_never_exceed_the_relaxed_turns():
     assert checked > 600 and exact > checked // 4
 
 
-def _kept_game_states(seed: int, last: int, per_turn: int) -> list[tuple[Model, list[tuple]]]:
-    """(model, states) for each of the ``last`` turns of kept optimal game
-    ``seed``: the state before the turn and up to ``per_turn`` states one
-    turn from it."""
+def _kept_game_states(seed: int, last: int, per_turn: int) -> list[tuple]:
+    """(model, states, relaxed game, the same searched plainly) for each of
+    the ``last`` turns of kept optimal game ``seed``: the state before the
+    turn and up to ``per_turn`` states one turn from it; the relaxed games
+    are the card search's (far rows forgotten), the plain one guided by the
+    grid distance alone."""
     from pathlib import Path
 
     from sensor_ghosts.rules.engine import apply_turn
@@ -238,7 +240,10 @@ def _kept_game_states(seed: int, last: int, per_turn: int) -> list[tuple[Model, 
         if i >= len(lines) - last:
             m = Model(state, "deal")
             root = m.root_state()
-            out.append((m, [root] + [st for st, _rec, _n, won in m.successors(root) if not won][:per_turn]))
+            guided, plain = Heuristic(m, True).relaxed, Heuristic(m, True).relaxed
+            plain.plain = True
+            states = [root] + [st for st, _rec, _n, won in m.successors(root) if not won][:per_turn]
+            out.append((m, states, guided, plain))
         state = apply_turn(state, parse_turn(line, state))
     return out
 
@@ -253,9 +258,7 @@ def test_within_answers_as_the_exact_search_does():
     way recorded one turn too short would say True at value - 1."""
     checked = 0
     for seed in (0, 3):
-        for m, states in _kept_game_states(seed, 8, 20):
-            shared, plain = Heuristic(m, True).relaxed, Heuristic(m, True).relaxed
-            plain.plain = True
+        for _m, states, shared, plain in _kept_game_states(seed, 8, 20):
             for st in states:
                 value = plain.turns(st)
                 if value >= INF_TURNS:
@@ -278,9 +281,7 @@ def test_a_deep_scan_is_no_better_than_the_credit_wait():
 
     checked = equal = 0
     for seed in (0, 3):
-        for m, states in _kept_game_states(seed, 8, 6):
-            rb, plain = Heuristic(m, True).relaxed, Heuristic(m, True).relaxed
-            plain.plain = True
+        for m, states, rb, plain in _kept_game_states(seed, 8, 6):
             for st in states:
                 key = rb._key(st)
                 ship, rot, masks, held, shields, vir, credits = key
