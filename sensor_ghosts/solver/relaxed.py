@@ -116,8 +116,11 @@ these two, setups 0-59 in deal mode: median 31 -> 28 ms, all 60 4.11 ->
 3.81 s, the same values and nodes). A* (``turns``) reads the ways only
 under its start: answering from a way found from the start itself when
 that meets its lower bound saved the search, but also what it would have
-learned, and the fewest-turns A* lost by it (seed 50 in deal mode: 166 ->
-315 ms).
+learned (fewest turns, seed 50 in deal mode: 166 -> 315 ms); and a way
+found in the middle of an A* search ends it on that way, whose first turn
+(``first_turn``) may order the fewest-turns A* worse than the way the
+search would have found (seed 142 in open mode: 24 -> 2,386 nodes). So A*
+reads no ways, only the checks do.
 
 **A Deep Scan at once** (``scan_within``): a real Deep Scan (a flip or a
 shift of any row) is a credit wait in the relaxed game, and every state it
@@ -211,9 +214,12 @@ class RelaxedBound:
         self._learned = kernel.new_table()
         self._learned_count = np.zeros(1, dtype=np.int64)
         # Upper bounds: the turns of wins found from states the searches
-        # passed (kernel table, shared by them too).
+        # passed (kernel table, shared by them too), kept for the card
+        # search's checks (``within``), whose relaxed game forgets the far
+        # rows; the fewest-turns A*'s searches never read them.
         self._ways = kernel.new_table(1 << 10)
         self._ways_count = np.zeros(1, dtype=np.int64)
+        self.keep_ways = forget_far_rows
         self._static = kernel.new_static_cache()
         self._tfree = kernel.every_row_free(self._flags_np, self._any_stop, self._any_boost)
         # Also the moves the kernel leaves out because another always
@@ -385,6 +391,7 @@ class RelaxedBound:
             self._behind_rot,
             self._ways,
             self._ways_count,
+            self.keep_ways,
             self.every_move,
             self.plain,
             decide,
@@ -404,6 +411,9 @@ class RelaxedBound:
         doubles when half full: the larger one is made here, with numpy, for
         its huge pages, and the kernel moves the entries into it; a search
         stops learning when the table is too full.)"""
+        if len(self._upper) > 500_000 or len(self._scan_known) > 500_000:
+            self._upper.clear()
+            self._scan_known.clear()
         if self._ways_count[0] > LEARNED_LIMIT:
             self._ways = kernel.new_table(1 << 10)
             self._ways_count[0] = 0

@@ -685,7 +685,7 @@ def search(
     pos0, rot0, masks0, held, shields, credits, cap, need,
     flags, face, flippable, ch, nch, rescan_full, vir, to_earth, gridb, any_stop, any_boost,
     lq, lr, lc, ln, learned, learned_count, grown, deadline, skeys, stabs, scount, tfree, behind_rot,
-    upper, upper_count, every_move=False, plain=False, decide=False, scan_first=False,
+    upper, upper_count, keep_ways, every_move=False, plain=False, decide=False, scan_first=False,
 ):
     """The card-free game with exact faces: the relaxed optimum from the given
     state, or ``cap`` when it is at least ``cap``. Returns (value, timed_out,
@@ -705,7 +705,13 @@ def search(
     distance alone, no static-rows table and no learned bound read (the tests
     check that the bounds change no value). ``behind_rot``: ``BEHIND_ROT``
     to let the rows three or more below the ship go at each stop, or
-    ``KEEP_ROWS``."""
+    ``KEEP_ROWS``. ``upper``: the ways table (state -> turns of a win found
+    from it, ``_upper_get``), returned (it grows); with ``keep_ways`` the
+    way a search finds is recorded there (``_record_way``). ``decide``: only
+    whether the value is under ``cap``: the states nearest Earth first, a
+    stop at the first win under the cap (its turns returned, an upper
+    bound), and the ways table read at each state reached. ``scan_first``:
+    the first turn is a credit wait (a Deep Scan)."""
     if grown.shape[0] > learned.shape[0]:
         table_rehash(learned, grown, learned_count)
         learned = grown
@@ -1120,14 +1126,16 @@ def search(
                     x = g2 + _key_put(learned, learned_count, a2, nxt[i, 1], nxt[i, 2], nxt[i, 3], nxt[i, 4], vir, EMPTY)
                     if x > f2:
                         f2 = x
-                    u = _upper_get(upper, a2, nxt[i, 1], nxt[i, 2], nxt[i, 3], nxt[i, 4], vir)
-                    if u != EMPTY and g2 + u < best_goal:
+                    if decide:
                         # A win found before from here (a search that
                         # passed this state): one within g2 + u turns.
-                        best_goal = g2 + u
-                        best_tr = tr_cur
-                        best_first = first if first >= 0 else (a2 if g2 > 0 else -1)
-                        limit = best_goal if best_goal < cap else cap
+                        # (Not for A*, whose ``first`` guides the outer
+                        # search: module docstring of relaxed.py.)
+                        u = _upper_get(upper, a2, nxt[i, 1], nxt[i, 2], nxt[i, 3], nxt[i, 4], vir)
+                        if u != EMPTY and g2 + u < best_goal:
+                            best_goal = g2 + u
+                            best_tr = tr_cur
+                            limit = best_goal if best_goal < cap else cap
             if f2 >= limit:
                 truncated = truncated or f2 >= cap
                 continue
@@ -1185,12 +1193,13 @@ def search(
                     dist[di, t] = nxt[i, t]
                 n_dist += 1
             dist[di, 5] = g2
-            if n_trail >= trail.shape[0]:
-                trail = np.concatenate((trail, np.empty_like(trail)))
-            _set6(trail, n_trail, a2, x0, x1, x2, x3, g2)
-            trail[n_trail, 6] = tr_cur
-            dist[di, 7] = n_trail
-            n_trail += 1
+            if keep_ways:
+                if n_trail >= trail.shape[0]:
+                    trail = np.concatenate((trail, np.empty_like(trail)))
+                _set6(trail, n_trail, a2, x0, x1, x2, x3, g2)
+                trail[n_trail, 6] = tr_cur
+                dist[di, 7] = n_trail
+                n_trail += 1
             if 2 * n_dist > dist.shape[0]:
                 dist = _grown5(dist)
             if 2 * n_front > front.shape[0]:

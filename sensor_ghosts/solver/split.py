@@ -170,6 +170,7 @@ class GridHalf:
         self._live: dict[tuple, dict] = {}
         self._bound: dict[tuple, int] = {}
         self._fit: dict[tuple, bool] = {}
+        self._scan_fit: dict[tuple, bool] = {}
         # A grid is a big tuple, slow to hash, so the card search keys its
         # nodes by a small id given once per grid (``grid_id``).
         self.grids: list[tuple] = []
@@ -202,10 +203,10 @@ class GridHalf:
         """Whether a Deep Scan from grid ``gid`` may be followed by a win in
         ``left`` turns: one relaxed search for all of them (most are flips
         and shifts that lead nowhere), ``RelaxedBound.scan_within``."""
-        key = (gid, left, SCAN)
-        got = self._fit.get(key)
+        key = (gid, left)
+        got = self._scan_fit.get(key)
         if got is None:
-            got = self._fit[key] = self.h.relaxed.scan_within(as_state(self.grids[gid], NO_CARDS), left + 1)
+            got = self._scan_fit[key] = self.h.relaxed.scan_within(as_state(self.grids[gid], NO_CARDS), left + 1)
         return got
 
     def turns_needed(self, gk: tuple, left: int) -> int:
