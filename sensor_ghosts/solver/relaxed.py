@@ -101,13 +101,12 @@ would be a shorter way from S). None of them changes a value: the tests
 search with the grid distance alone and compare
 (``tests/solver/test_relaxed_kernel.py``).
 
-The searches also keep the **ways they found** (the kernel's ways table): a
-search from S that finds a way to Earth of v turns proves that each state on
-it, reached at cost g, wins within v - g. A later search that reaches such a
-state at cost g' has a way of g' + (v - g) turns (an upper bound, so A* still
-stops only when its lowest priority reaches it). The card search's checks
+The card search's searches also keep the **ways they found** (the kernel's
+ways table): a search from S that finds a way to Earth of v turns proves that
+each state on it, reached at cost g, wins within v - g. Its checks
 (``within``: is the value at most k?) need no value, only a yes or no: they
-take the states nearest Earth first and stop at the first win within k, or
+take the states nearest Earth first and stop at the first win within k (a
+state of a kept way reached at cost g' is one of g' + (v - g) turns), or
 prove there is none as A* would (every state under the cap is expanded, so
 the learned bounds hold). Many of those checks start from grids one turn
 apart whose searches meet after a turn, and the second finds the first's way
