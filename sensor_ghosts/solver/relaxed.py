@@ -159,6 +159,10 @@ INF = 10**9
 # Card flags.
 CAN_BOOST, CAN_STOP, NEEDS_SHIELDS, DEADLY = 1, 2, 4, 8
 LEARNED_LIMIT = 1_000_000
+# The ways table (``kernel.search``'s ``upper``) starts over past this many
+# entries: at most ~30 MB (it doubles when half full). A median solve keeps
+# a few dozen to a few hundred; a way helps the checks near where it was found.
+WAYS_LIMIT = 1 << 17
 _NO_TABLE = kernel.new_table(0)  # (``_make_room``: no larger table this time)
 _CELLS = [(1, 0)] + [(r, c) for r in range(1, 8) for c in range(1, 6)]
 """Cells in the kernel's index order (the dock first; Earth is index 36)."""
@@ -413,7 +417,7 @@ class RelaxedBound:
         if len(self._upper) > 500_000 or len(self._scan_known) > 500_000:
             self._upper.clear()
             self._scan_known.clear()
-        if self._ways_count[0] > LEARNED_LIMIT:
+        if self._ways_count[0] > WAYS_LIMIT:
             self._ways = kernel.new_table(1 << 10)
             self._ways_count[0] = 0
         if self._learned_count[0] > LEARNED_LIMIT:
