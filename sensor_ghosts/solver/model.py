@@ -79,6 +79,10 @@ _KIND_CODE = {
 }
 
 
+# The pay class of every Deep Scan, a flip or a shift (``pay_class``).
+SCAN = ("scan", None)
+
+
 def pay_class(act: tuple) -> tuple:
     """What the cards paying for an action see of it: Fly and Peek with their
     direction ([D11] the heading), any Deep Scan (a flip or a shift: the same
@@ -86,7 +90,7 @@ def pay_class(act: tuple) -> tuple:
     kind = act[0]
     if kind in (FLY, PEEK):
         return act
-    return ("scan", None) if kind in (FLIP, SHIFT) else (SHIELDS, None)
+    return SCAN if kind in (FLIP, SHIFT) else (SHIELDS, None)
 
 
 def xor_set(s: int, j: int) -> int:

@@ -211,8 +211,9 @@ class RelaxedBound:
         self._to_earth = np.array([m.to_earth[p] for p in _CELLS] + [0], dtype=np.int64)
         self._grid_cache: dict = {}
         self._cache: dict = {}
-        self._upper: dict = {}  # key -> turns of a relaxed win found (``within``)
-        self._scan_known: dict = {}  # key -> (upper, lower) bounds, first turn a Deep Scan
+        # (key, first turn a Deep Scan) -> (upper, lower) bounds found by
+        # ``within`` and ``scan_within``.
+        self._known: dict = {}
         # Lower bounds learned by the searches, shared by them (kernel table).
         self._learned = kernel.new_table()
         self._learned_count = np.zeros(1, dtype=np.int64)
@@ -283,24 +284,10 @@ class RelaxedBound:
         if st[SHIP] == EARTH:
             return True
         key = self._key(st)
-        got = self._cache.get(key)
+        got = self._cache.get(key)  # a value ``turns`` worked out
         if got is not None and (got[1] or got[0] > turns):
             return got[0] <= turns
-        up = self._upper.get(key)
-        if up is not None and up <= turns:
-            return True
-        _, rot, masks, held, shields, vir, credits = key
-        self._timed_out = False
-        value = self._search(st[SHIP], rot, masks, held, shields, vir, credits, turns + 1, decide=True)
-        if self._timed_out:
-            return True
-        if value <= turns:
-            self._upper[key] = value
-            return True
-        if len(self._cache) > 500_000:
-            self._cache.clear()
-        self._cache[key] = (value, value >= INF, got[2] if got is not None else -1)
-        return False
+        return self._decided(key, turns, False)
 
     def scan_within(self, st: tuple, turns: int) -> bool:
         """Whether the relaxed game may win from model state ``st`` in at
@@ -311,20 +298,24 @@ class RelaxedBound:
         a relaxed state no better than the one after that wait)."""
         if st[SHIP] == EARTH:
             return True
-        key = self._key(st)
-        got = self._scan_known.get(key)
+        return self._decided(self._key(st), turns, True)
+
+    def _decided(self, key: tuple, turns: int, scan_first: bool) -> bool:
+        """``within`` (``scan_first``: ``scan_within``) for relaxed key
+        ``key``, from the bounds found before or a deciding search."""
+        got = self._known.get((key, scan_first))  # (upper, lower) bounds
         if got is not None and (got[0] <= turns or got[1] > turns):
             return got[0] <= turns
         _, rot, masks, held, shields, vir, credits = key
         self._timed_out = False
-        value = self._search(st[SHIP], rot, masks, held, shields, vir, credits, turns + 1, decide=True,
-                             scan_first=True)
+        value = self._search(key[0], rot, masks, held, shields, vir, credits, turns + 1, decide=True,
+                             scan_first=scan_first)
         if self._timed_out:
             return True
-        low, up = (0, value) if value <= turns else (value, INF)
+        up, low = (value, 0) if value <= turns else (INF, value)
         if got is not None:
-            low, up = max(low, got[1]), min(up, got[0])
-        self._scan_known[key] = (up, low)
+            up, low = min(up, got[0]), max(low, got[1])
+        self._known[(key, scan_first)] = (up, low)
         return value <= turns
 
     def _key(self, st: tuple) -> tuple:
@@ -414,9 +405,8 @@ class RelaxedBound:
         doubles when half full: the larger one is made here, with numpy, for
         its huge pages, and the kernel moves the entries into it; a search
         stops learning when the table is too full.)"""
-        if len(self._upper) > 500_000 or len(self._scan_known) > 500_000:
-            self._upper.clear()
-            self._scan_known.clear()
+        if len(self._known) > 500_000:
+            self._known.clear()
         if self._ways_count[0] > WAYS_LIMIT:
             self._ways = kernel.new_table(1 << 10)
             self._ways_count[0] = 0

@@ -886,11 +886,11 @@ def search(
         free_e = e_
         if decide:
             if best_goal < cap:
-                upper = _record_way(trail, best_tr, best_goal, upper, upper_count, vir)
+                upper = _record_way(trail, best_tr if keep_ways else -1, best_goal, upper, upper_count, vir)
                 return best_goal, False, learned, -1, upper
         elif fst >= best_goal:
             _learn(dist, best_goal, learned, learned_count, vir)
-            upper = _record_way(trail, best_tr, best_goal, upper, upper_count, vir)
+            upper = _record_way(trail, best_tr if keep_ways else -1, best_goal, upper, upper_count, vir)
             return best_goal, False, learned, best_first, upper
         if fst >= cap and not decide:
             _learn(dist, cap, learned, learned_count, vir)
@@ -1228,7 +1228,7 @@ def search(
             if f2 < fcur:
                 fcur = f2
     if best_goal < INF:
-        upper = _record_way(trail, best_tr, best_goal, upper, upper_count, vir)
+        upper = _record_way(trail, best_tr if keep_ways else -1, best_goal, upper, upper_count, vir)
     if best_goal < cap and decide:
         return best_goal, False, learned, -1, upper
     if best_goal < INF:

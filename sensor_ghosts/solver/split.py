@@ -86,14 +86,12 @@ import time
 from collections.abc import Callable
 
 from ..rules.geometry import DIRECTIONS
-from .model import FLY, HANDS, PEEK, PEND, SHIELDS, SHIFT, Model, pay_class
+from .model import FLY, HANDS, PEEK, PEND, SCAN, SHIELDS, SHIFT, Model, pay_class
 from .search import Heuristic, SearchOutcome
 
 # The card half of a state that stands for its grid only (the bounds and
 # ``Model.grid_moves`` read no card).
 NO_CARDS = ((), (), (), None, False, 0)
-# The pay class of every Deep Scan (``model.pay_class``).
-SCAN = ("scan", None)
 # The pay class of a turn whose active player holds no card (§9).
 SKIP = ("skip", None)
 # One action of each pay class: the same cards pay for every action of a class.
