@@ -197,6 +197,7 @@ class Model:
             self.tok_value = [t[1] for t in types]
             self.wild_tok = self.tok_of_card[wild]
             self.cards_of_tok = [[c for c in self.card_ids if self.tok_of_card[c] == t] for t in range(len(types))]
+        self.is_fly = [k == KIND_FLY for k in self.tok_kind]
         # ----- the grid -----------------------------------------------------
         self.gap = [[False] * 5 for _ in range(7)]
         self.flippable = [[False] * 5 for _ in range(7)]
@@ -608,7 +609,10 @@ class Model:
                 out.append((((pair[0], 0), (pair[1], 0)), "pair", hs, deck, disc, pass2, False))
             if wild not in hand:
                 for tri in dict.fromkeys(combinations(hand, 3)):
-                    out.append((tuple((t, 0) for t in tri), "triple", ((),), deck, disc, pass2, False))
+                    rest = list(hand)
+                    for t in tri:
+                        rest.remove(t)
+                    out.append((tuple((t, 0) for t in tri), "triple", (tuple(rest),), deck, disc, pass2, False))
             return out
         others = [p for p in range(self.players) if p != active]
         mine_f = sorted(set(t for t in hand if kind[t] == KIND_FLY)) if open_ else [t for t in hand if kind[t] == KIND_FLY]
@@ -692,68 +696,74 @@ class Model:
 
     def commands(self, b: Branch, cards: tuple, flipped: frozenset, pod_moves: bool = True,
                  actions: list[tuple] | None = None):
-        """(played, action, arrow, pod_dir, cards') for every legal command.
-        cards = (hands, deck, disc, head, pass2, active). ``pod_moves`` False:
-        the pod does not move after this command ('pod-once-per-turn', first of
-        two actions), so no pod direction is chosen. ``actions``: the actions
-        to consider instead of ``self.actions(b, flipped)`` (``solver.split``
-        asks for one of each pay class)."""
+        """(played, action, arrow, pod_dir, value, cards', reshuffled) for
+        every legal command. cards = (hands, deck, disc, head, pass2, active).
+        ``pod_moves`` False: the pod does not move after this command
+        ('pod-once-per-turn', first of two actions), so no pod direction is
+        chosen. ``actions``: the actions to consider instead of
+        ``self.actions(b, flipped)`` (``solver.split`` asks for one of each
+        pay class)."""
         hands, deck, disc, head, pass2, active = cards
         every = self.actions(b, flipped) if actions is None else actions
+        pod_free = pod_moves and b.pod is not None and b.pod != EARTH
         for played, how, hs, dk, dc, p2, resh in self.plays(hands, deck, disc, pass2, active):
-            if how == "triple" and self.players == 1:
-                h = list(hands[0])
-                for t, _ in played:
-                    h.remove(t)
-                hs = (tuple(h),)
-            toks = [t for t, _ in played]
-            if how == "single":
-                k = self.tok_kind[toks[0]]
-                if k == KIND_FLY:
-                    dirs = DIRECTIONS if head is None else (head,)
-                    acts = [(a, d) for a in (FLY, PEEK) for d in dirs]
-                elif k == KIND_DS:
-                    acts = [a for a in every if a[0] in (FLIP, SHIFT)]
-                elif k == KIND_SH:
-                    acts = [(SHIELDS, None)]
-                else:
-                    acts = self.wild_actions(every)
-            elif how == "pair":
-                acts = [(a, d) for a in (FLY, PEEK) for d in DIRECTIONS]
+            disc1 = tuple(sorted(dc + tuple(t for t, _ in played)))
+            for order, act, arrow, pd, value in self.play_commands(played, how, head, every, pod_free):
+                yield (order, act, arrow, pd, value, (hs, dk, disc1, arrow, p2, active), resh)
+
+    def play_commands(self, played: tuple, how: str, head, every: list[tuple], pod_free: bool) -> list[tuple]:
+        """(played in order, the top last; action; arrow; pod direction; the
+        top's value) for every command paid with the cards ``played`` (a play
+        of ``plays``, of kind ``how``), the heading ``head`` before it, of the
+        actions ``every``; ``pod_free``: the pod moves after it, in a direction
+        chosen unless the top card is a Fly card (§10). A function of its
+        arguments alone (``solver.split`` keeps its answers)."""
+        toks = [t for t, _ in played]
+        if how == "single":
+            k = self.tok_kind[toks[0]]
+            if k == KIND_FLY:
+                dirs = DIRECTIONS if head is None else (head,)
+                acts = [(a, d) for a in (FLY, PEEK) for d in dirs]
+            elif k == KIND_DS:
+                acts = [a for a in every if a[0] in (FLIP, SHIFT)]
+            elif k == KIND_SH:
+                acts = [(SHIELDS, None)]
             else:
                 acts = self.wild_actions(every)
-            # One top per class of equivalent cards (module docstring).
-            tops = []
-            if how == "triple" and not self.pod_variant:
-                # Without the pod, a card other than a Fly card on top leaves no
-                # heading, which allows all a heading allows [D11]: it is the
-                # only top worth trying when the three cards hold one.
-                tops = [i for i, t in enumerate(toks) if self.tok_kind[t] != KIND_FLY][:1]
-            if not tops:
-                seen = set()
-                for i, t in enumerate(toks):
-                    c = self.tok_class(t)
-                    if c not in seen:
-                        seen.add(c)
-                        tops.append(i)
-            new_disc_base = tuple(sorted(dc + tuple(toks)))
-            for i in tops:
-                order = tuple(played[:i] + played[i + 1 :] + played[i : i + 1])
-                top = played[i][0]
-                top_fly = self.tok_kind[top] == KIND_FLY
-                value = self.tok_value[top]
-                for act in acts:
-                    if top_fly:
-                        arrows = [act[1]] if act[0] in (FLY, PEEK) else list(DIRECTIONS)
-                    else:
-                        arrows = [None]
-                    if not pod_moves or b.pod is None or b.pod == EARTH or top_fly:
-                        pods = [None]
-                    else:
-                        pods = list(DIRECTIONS)
-                    for arrow in arrows:
-                        for pd in pods:
-                            yield (order, act, arrow, pd, value, (hs, dk, new_disc_base, arrow, p2, active), resh)
+        elif how == "pair":
+            acts = [(a, d) for a in (FLY, PEEK) for d in DIRECTIONS]
+        else:
+            acts = self.wild_actions(every)
+        # One top per class of equivalent cards (module docstring).
+        tops = []
+        if how == "triple" and not self.pod_variant:
+            # Without the pod, a card other than a Fly card on top leaves no
+            # heading, which allows all a heading allows [D11]: it is the
+            # only top worth trying when the three cards hold one.
+            tops = [i for i, t in enumerate(toks) if self.tok_kind[t] != KIND_FLY][:1]
+        if not tops:
+            seen = set()
+            for i, t in enumerate(toks):
+                c = self.tok_class(t)
+                if c not in seen:
+                    seen.add(c)
+                    tops.append(i)
+        out = []
+        for i in tops:
+            order = tuple(played[:i] + played[i + 1 :] + played[i : i + 1])
+            top = played[i][0]
+            top_fly = self.tok_kind[top] == KIND_FLY
+            value = self.tok_value[top]
+            pods = list(DIRECTIONS) if pod_free and not top_fly else [None]
+            for act in acts:
+                if top_fly:
+                    arrows = [act[1]] if act[0] in (FLY, PEEK) else list(DIRECTIONS)
+                else:
+                    arrows = [None]
+                for arrow in arrows:
+                    for pd in pods:
+                        out.append((order, act, arrow, pd, value))
+        return out
 
     def apply_action(self, b: Branch, act: tuple, flipped: frozenset) -> tuple[list[Branch], frozenset]:
         kind, arg = act
@@ -816,7 +826,8 @@ class Model:
             # The grid's side of a turn depends on the action (and the pod's
             # move), not on which cards pay for it: worked out once per action.
             grid_ends: dict | None = None if self.second_ok or self.pod_once else {}
-            for c1 in self.commands(base, cards0, frozenset()):
+            every = None if pay is None else self.class_actions(base, pay)
+            for c1 in self.commands(base, cards0, frozenset(), actions=every):
                 order, act, arrow, pd, value, cards1, _ = c1
                 if pay is not None and pay_class(act) != pay:
                     continue

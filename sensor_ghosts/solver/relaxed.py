@@ -203,10 +203,16 @@ class RelaxedBound:
                 self._flippable[r, j] = m.flippable[r][j]
                 for q in range(2):
                     self._face[r, j, q] = self._flags_of({m.sides[r][j][q ^ 1]})
-            for p in range(32):
-                got = m.rescan_choices(r, p, 0)
-                self._n_choices[r, p] = len(got)
-                self._choices[r, p, : len(got)] = got
+            # The choices depend on the pattern only under 'reveal once'.
+            if model.options.reveal_once:
+                for p in range(32):
+                    got = m.rescan_choices(r, p, 0)
+                    self._n_choices[r, p] = len(got)
+                    self._choices[r, p, : len(got)] = got
+            else:
+                got = m.rescan_choices(r, 0, 0)
+                self._n_choices[r, :] = len(got)
+                self._choices[r, :, : len(got)] = got
         self._rescan_full = bool(model.options.reveal_once)
         self._to_earth = np.array([m.to_earth[p] for p in _CELLS] + [0], dtype=np.int64)
         self._grid_cache: dict = {}

@@ -85,7 +85,7 @@ import heapq
 import time
 from collections.abc import Callable
 
-from ..rules.geometry import DIRECTIONS
+from ..rules.geometry import DIRECTIONS, EARTH
 from .model import FLY, HANDS, PEEK, PEND, SCAN, SHIELDS, SHIFT, Model, pay_class
 from .search import Heuristic, SearchOutcome
 
@@ -94,6 +94,8 @@ from .search import Heuristic, SearchOutcome
 NO_CARDS = ((), (), (), None, False, 0)
 # The pay class of a turn whose active player holds no card (§9).
 SKIP = ("skip", None)
+# The Peeks' pay classes' shared entry in ``GridHalf.nexts``' tables.
+ANY_PEEK = (PEEK, None)
 # One action of each pay class: the same cards pay for every action of a class.
 _ONE_OF_EACH = [(k, d) for k in (FLY, PEEK) for d in DIRECTIONS] + [(SHIFT, 0), (SHIELDS, None)]
 
@@ -125,23 +127,43 @@ def next_grids(end: tuple | None) -> list[tuple | None]:
     return [grid + (pend,) for grid, pend, _cols, _ops in data]
 
 
-def hand_payments(model: Model, base, hands: tuple, head, active: int) -> dict[tuple, list]:
+def hand_payments(model: Model, base, hands: tuple, head, active: int,
+                  memo: dict | None = None) -> dict[tuple, list]:
     """(pay class, pod move) -> every (hands after, cards played (sorted),
     heading after) of a command of player ``active`` with that key; ``base``:
     the branch before it (only the pod's position is read). Not for two
     players, whose [D18] wild plays the deck's top card: otherwise a command
     leaves the deck untouched and its cards join the discard pile, so what it
-    can do depends on the hands and the heading alone."""
-    what: dict[tuple, dict] = {}
-    # Asked with an empty discard pile, a command's pile after it is the cards
-    # it played, sorted: commands that differ only in the order of their cards
-    # leave the same. (Kept in dicts, not sets: a heading is an Enum, whose
-    # hash, and so a set's order, changes with PYTHONHASHSEED.)
+    can do depends on the hands and the heading alone. ``memo``: a dict kept
+    by the caller for one ``base`` pod position: what a set of cards pays
+    for, with the heading before it, is worked out once there (a card
+    search meets a few dozen hands, most of whose plays it has met before)."""
+    # (Lists and dicts, not sets: a heading is an Enum, whose hash, and so
+    # a set's order, changes with PYTHONHASHSEED.) Two plays of a hand play
+    # two sets of cards, so their entries differ.
+    what: dict[tuple, list] = {}
+    pod_free = base.pod is not None and base.pod != EARTH
     pod_move = model.pod_move if model.pod_variant else _no_pod
-    for c in model.commands(base, (hands, (), (), head, False, active), frozenset(), actions=_ONE_OF_EACH):
-        after = c[5]
-        what.setdefault((pay_class(c[1]), pod_move(c)), {})[(after[0], after[2], after[3])] = None
-    return {k: list(v) for k, v in what.items()}
+    if memo is None:
+        memo = {}
+    fly_kind = model.is_fly
+    for played, how, hs, _deck, _disc, _pass2, _resh in model.plays(hands, (), (), False, active):
+        # The heading before counts only for a single Fly card's command.
+        key = (played, how, head if how == "single" and fly_kind[played[0][0]] else None)
+        paid = memo.get(key)
+        if paid is None:
+            # (pay class, pod move) and heading after, of each command.
+            keys = [((pay_class(c[1]), pod_move(c)), c[2])
+                    for c in model.play_commands(played, how, head, _ONE_OF_EACH, pod_free)]
+            paid = memo[key] = (tuple(sorted(t for t, _ in played)), list(dict.fromkeys(keys)))
+        cards, keys = paid
+        for k, arrow in keys:
+            got = what.get(k)
+            if got is None:
+                what[k] = [(hs, cards, arrow)]
+            else:
+                got.append((hs, cards, arrow))
+    return what
 
 
 def _no_pod(_command: tuple) -> None:
@@ -251,6 +273,15 @@ class GridHalf:
         of the class comes up, and most Deep Scans never do."""
         key = (pc, pod)  # as ``payments``' keys
         got = table.get(key)
+        if got is None and pc[0] == PEEK and pc != ANY_PEEK:
+            # A Peek changes nothing on the grid, whatever its direction: one
+            # answer for the four (the pod's move may still differ).
+            got = table.get((ANY_PEEK, pod))
+            if got is not None:
+                table[key] = got
+                return got
+            got = table[key] = table[(ANY_PEEK, pod)] = self.nexts(table, gid, t, pod, ANY_PEEK)
+            return got
         if got is None:
             left = self.T - t - 1  # turns left after this one
             if pc == SCAN and left and not self.scan_may_fit(gid, left):
@@ -317,6 +348,7 @@ def fewest_cards(
         return got
 
     by_hand: dict[tuple, dict[tuple, list]] = {}
+    paid_by: dict[tuple, tuple] = {}  # ``hand_payments``' memo
     pays: dict[int, tuple[bool, dict]] = {}
 
     def payments(cid: int) -> tuple[bool, dict]:
@@ -342,7 +374,7 @@ def fewest_cards(
             return got
         by = by_hand.get((hands, head, active))
         if by is None:
-            by = by_hand[(hands, head, active)] = hand_payments(model, base, hands, head, active)
+            by = by_hand[(hands, head, active)] = hand_payments(model, base, hands, head, active, paid_by)
         got = pays[cid] = (False, by)
         return got
 
