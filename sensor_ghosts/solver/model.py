@@ -197,7 +197,9 @@ class Model:
             self.tok_value = [t[1] for t in types]
             self.wild_tok = self.tok_of_card[wild]
             self.cards_of_tok = [[c for c in self.card_ids if self.tok_of_card[c] == t] for t in range(len(types))]
-        self.is_fly = [k == KIND_FLY for k in self.tok_kind]
+        # What a command paid with a card can do depends on its class alone
+        # (its kind, and its value with the pod: ``play_commands``).
+        self.tok_classes = [(k, v if self.pod_variant else 0) for k, v in zip(self.tok_kind, self.tok_value, strict=True)]
         # ----- the grid -----------------------------------------------------
         self.gap = [[False] * 5 for _ in range(7)]
         self.flippable = [[False] * 5 for _ in range(7)]
@@ -504,7 +506,7 @@ class Model:
 
     # ----- cards ------------------------------------------------------------------
     def tok_class(self, t: int) -> tuple[int, int]:
-        return (self.tok_kind[t], self.tok_value[t] if self.pod_variant else 0)
+        return self.tok_classes[t]
 
     def _reshuffled(self, disc: tuple) -> tuple:
         """[D15], [D22]: the discard pile and the Wild, in ranking order (deal) or
@@ -576,12 +578,14 @@ class Model:
             deck, disc, head, pass2 = self._reshuffled(disc), (), None, True
             drawn = drawn + ["R"]
             floor = -1
-        for t in sorted(set(deck)):
-            if t < floor:
+        # The deck is sorted here (a multiset of card types): each type's
+        # first copy is drawn, and the deck without it stays sorted.
+        prev = -1
+        for i, t in enumerate(deck):
+            if t == prev or t < floor:
                 continue  # a multiset: draw in non-decreasing order within a pass
-            rest = list(deck)
-            rest.remove(t)
-            self._draw_rec(out, hand + (t,), tuple(rest), disc, head, pass2, drawn + [t], t)
+            prev = t
+            self._draw_rec(out, hand + (t,), deck[:i] + deck[i + 1 :], disc, head, pass2, drawn + [t], t)
 
     def plays(self, hands: tuple, deck: tuple, disc: tuple, pass2: bool, active: int):
         """Card sets the active player may play (§4 step 2, §9, [D18], [D24]):

@@ -86,7 +86,7 @@ import time
 from collections.abc import Callable
 
 from ..rules.geometry import DIRECTIONS, EARTH
-from .model import FLY, HANDS, PEEK, PEND, SCAN, SHIELDS, SHIFT, Model, pay_class
+from .model import FLY, HANDS, KIND_FLY, PEEK, PEND, SCAN, SHIELDS, SHIFT, Model, pay_class
 from .search import Heuristic, SearchOutcome
 
 # The card half of a state that stands for its grid only (the bounds and
@@ -135,9 +135,10 @@ def hand_payments(model: Model, base, hands: tuple, head, active: int,
     players, whose [D18] wild plays the deck's top card: otherwise a command
     leaves the deck untouched and its cards join the discard pile, so what it
     can do depends on the hands and the heading alone. ``memo``: a dict kept
-    by the caller for one ``base`` pod position: what a set of cards pays
-    for, with the heading before it, is worked out once there (a card
-    search meets a few dozen hands, most of whose plays it has met before)."""
+    by the caller for one model and ``base`` pod position: what cards of
+    given classes (``Model.tok_classes``) pay for, with the heading before
+    them, is worked out once there (a card search meets a few dozen hands,
+    and a few classes of cards)."""
     # (Lists and dicts, not sets: a heading is an Enum, whose hash, and so
     # a set's order, changes with PYTHONHASHSEED.) Two plays of a hand play
     # two sets of cards, so their entries differ.
@@ -146,17 +147,18 @@ def hand_payments(model: Model, base, hands: tuple, head, active: int,
     pod_move = model.pod_move if model.pod_variant else _no_pod
     if memo is None:
         memo = {}
-    fly_kind = model.is_fly
+    classes = model.tok_classes
     for played, how, hs, _deck, _disc, _pass2, _resh in model.plays(hands, (), (), False, active):
+        kinds = tuple(classes[t] for t, _ in played)
         # The heading before counts only for a single Fly card's command.
-        key = (played, how, head if how == "single" and fly_kind[played[0][0]] else None)
-        paid = memo.get(key)
-        if paid is None:
+        key = (kinds, how, head if how == "single" and kinds[0][0] == KIND_FLY else None)
+        keys = memo.get(key)
+        if keys is None:
             # (pay class, pod move) and heading after, of each command.
             keys = [((pay_class(c[1]), pod_move(c)), c[2])
                     for c in model.play_commands(played, how, head, _ONE_OF_EACH, pod_free)]
-            paid = memo[key] = (tuple(sorted(t for t, _ in played)), list(dict.fromkeys(keys)))
-        cards, keys = paid
+            keys = memo[key] = list(dict.fromkeys(keys))
+        cards = tuple(sorted(t for t, _ in played))
         for k, arrow in keys:
             got = what.get(k)
             if got is None:
