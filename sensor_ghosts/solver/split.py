@@ -94,6 +94,10 @@ from .search import Heuristic, SearchOutcome
 NO_CARDS = ((), (), (), None, False, 0)
 # The pay class of a turn whose active player holds no card (§9).
 SKIP = ("skip", None)
+# The forms of ``fewest_cards``' payments: final (card state ids), by the
+# hands after (``hand_payments``), by places in a lone player's hand
+# (``solo_payments``).
+FINAL, BY_HANDS, BY_PLACES = range(3)
 # The Peeks' pay classes' shared entry in ``GridHalf.nexts``' tables.
 ANY_PEEK = (PEEK, None)
 # One action of each pay class: the same cards pay for every action of a class.
@@ -134,38 +138,72 @@ def hand_payments(model: Model, base, hands: tuple, head, active: int,
     the branch before it (only the pod's position is read). Not for two
     players, whose [D18] wild plays the deck's top card: otherwise a command
     leaves the deck untouched and its cards join the discard pile, so what it
-    can do depends on the hands and the heading alone. ``memo``: a dict kept
-    by the caller for one model and ``base`` pod position: what cards of
-    given classes (``Model.tok_classes``) pay for, with the heading before
-    them, is worked out once there (a card search meets a few dozen hands,
-    and a few classes of cards)."""
+    can do depends on the hands and the heading alone. ``memo``: as
+    ``_play_keys``'."""
     # (Lists and dicts, not sets: a heading is an Enum, whose hash, and so
     # a set's order, changes with PYTHONHASHSEED.) Two plays of a hand play
     # two sets of cards, so their entries differ.
     what: dict[tuple, list] = {}
-    pod_free = base.pod is not None and base.pod != EARTH
-    pod_move = model.pod_move if model.pod_variant else _no_pod
     if memo is None:
         memo = {}
-    classes = model.tok_classes
     for played, how, hs, _deck, _disc, _pass2, _resh in model.plays(hands, (), (), False, active):
-        kinds = tuple(classes[t] for t, _ in played)
-        # The heading before counts only for a single Fly card's command.
-        key = (kinds, how, head if how == "single" and kinds[0][0] == KIND_FLY else None)
-        keys = memo.get(key)
-        if keys is None:
-            # (pay class, pod move) and heading after, of each command.
-            keys = [((pay_class(c[1]), pod_move(c)), c[2])
-                    for c in model.play_commands(played, how, head, _ONE_OF_EACH, pod_free)]
-            keys = memo[key] = list(dict.fromkeys(keys))
         cards = tuple(sorted(t for t, _ in played))
-        for k, arrow in keys:
+        for k, arrow in _play_keys(model, base, played, how, head, memo):
             got = what.get(k)
             if got is None:
                 what[k] = [(hs, cards, arrow)]
             else:
                 got.append((hs, cards, arrow))
     return what
+
+
+def solo_payments(model: Model, base, hand: tuple, head, memo: dict) -> dict[tuple, list]:
+    """``hand_payments`` of a lone player's sorted ``hand`` as positions in
+    it: (pay class, pod move) -> every (positions kept, positions played,
+    heading after). The same for every hand of the same classes of cards
+    (``Model.tok_classes``) in the same order, so the card search works it
+    out once per such hand (``fewest_cards``): the cards of a hand's
+    positions are its cards in order, so kept and played cards stay
+    sorted."""
+    what: dict[tuple, list] = {}
+    where = {t: i for i, t in reversed(list(enumerate(hand)))}  # first position of a card
+    for played, how, _hs, _deck, _disc, _pass2, _resh in model.plays((hand,), (), (), False, 0):
+        out = [where[t] for t, _ in played]
+        if len(set(out)) < len(out):  # equal cards (open mode): the next copies
+            out = []
+            for t, _ in played:
+                i = where[t]
+                while i in out:
+                    i += 1
+                out.append(i)
+        pos = tuple(sorted(out))
+        kept = tuple(i for i in range(len(hand)) if i not in pos)
+        for k, arrow in _play_keys(model, base, played, how, head, memo):
+            got = what.get(k)
+            if got is None:
+                what[k] = [(kept, pos, arrow)]
+            else:
+                got.append((kept, pos, arrow))
+    return what
+
+
+def _play_keys(model: Model, base, played: tuple, how: str, head, memo: dict) -> list[tuple]:
+    """The (pay class, pod move) and heading after of every command paid
+    with the cards ``played`` (``Model.play_commands``), each once, in
+    order. ``memo``: a dict kept by the caller for one model and ``base``
+    pod position: the answer depends on the classes of the cards
+    (``Model.tok_classes``) and, for a single Fly card, the heading before,
+    and is worked out once there."""
+    kinds = tuple(model.tok_classes[t] for t, _ in played)
+    key = (kinds, how, head if how == "single" and kinds[0][0] == KIND_FLY else None)
+    got = memo.get(key)
+    if got is None:
+        pod_free = base.pod is not None and base.pod != EARTH
+        pod_move = model.pod_move if model.pod_variant else _no_pod
+        got = memo[key] = list(dict.fromkeys(
+            ((pay_class(c[1]), pod_move(c)), c[2])
+            for c in model.play_commands(played, how, head, _ONE_OF_EACH, pod_free)))
+    return got
 
 
 def _no_pod(_command: tuple) -> None:
@@ -350,46 +388,51 @@ def fewest_cards(
         return got
 
     by_hand: dict[tuple, dict[tuple, list]] = {}
-    paid_by: dict[tuple, tuple] = {}  # ``hand_payments``' memo
-    pays: dict[int, tuple[bool, dict]] = {}
+    paid_by: dict[tuple, list] = {}  # ``_play_keys``' memo
+    pays: dict[int, tuple[int, dict]] = {}
 
-    def payments(cid: int) -> tuple[bool, dict]:
+    def payments(cid: int) -> tuple[int, dict]:
         """(pay class, pod move) -> what pays for it from card state ``cid``,
-        with whether that is final: a list of (id of the cards after the
-        command, cards played) (before the draw), or else ``hand_payments``'
+        with its form: FINAL, a list of (id of the cards after the command,
+        cards played) (before the draw), or BY_HANDS, ``hand_payments``'
         (hands after it, cards played, heading) for ``options``; (SKIP, SKIP)
-        for a player without cards (§9)."""
+        for a player without cards (§9). (A lone player's are ``keyed``'s.)"""
         got = pays.get(cid)
         if got is not None:
             return got
         cards = cards_of[cid]
         hands, deck, disc, head, pass2, active = cards
         if not hands[active]:
-            got = pays[cid] = (True, {(SKIP, SKIP): [(cid, 0)]})
+            got = pays[cid] = (FINAL, {(SKIP, SKIP): [(cid, 0)]})
             return got
         if players == 2:
             # [D18] the third card of a wild is the deck's top: the deck counts.
             what: dict[tuple, dict] = {}
             for c in model.commands(base, cards, frozenset(), actions=_ONE_OF_EACH):
                 what.setdefault((pay_class(c[1]), model.pod_move(c)), {})[(c[5], len(c[0]))] = None
-            got = pays[cid] = (True, {k: [(card_id(c1), n) for c1, n in v] for k, v in what.items()})
+            got = pays[cid] = (FINAL, {k: [(card_id(c1), n) for c1, n in v] for k, v in what.items()})
             return got
         by = by_hand.get((hands, head, active))
         if by is None:
             by = by_hand[(hands, head, active)] = hand_payments(model, base, hands, head, active, paid_by)
-        got = pays[cid] = (False, by)
+        got = pays[cid] = (BY_HANDS, by)
         return got
 
     built: dict[tuple, list] = {}
 
-    def options(cid: int, k: tuple, what: list, final: bool) -> list:
+    def options(cid: int, k: tuple, what: list, form: int) -> list:
         """(id of the cards after the command, cards played) for key ``k`` of
-        ``payments(cid)``, built only for the keys a live grid turn asks for."""
-        if final:
+        ``keyed(cid)`` (of form ``form``), built only for the keys a live
+        grid turn asks for."""
+        if form == FINAL:
             return what
         got = built.get((cid, k))
         if got is None:
             cards = cards_of[cid]
+            if form == BY_PLACES:
+                hand = cards[0][0]
+                what = [((tuple(hand[i] for i in kept),), tuple(hand[i] for i in pos), arrow)
+                        for kept, pos, arrow in what]
             got = built[(cid, k)] = [(card_id(after_payment(cards, paid)), len(paid[1])) for paid in what]
         return got
 
@@ -446,35 +489,54 @@ def fewest_cards(
         heapq.heappush(heap, (g + h, -big_l, -t, seq, key, g, stage))
         seq += 1
 
-    shape: dict[int, list] = {}
+    shape: dict[int, tuple] = {}
+    # Solo: (classes of the hand's cards, heading) -> ``keyed``'s answer,
+    # by places in the hand (``solo_payments``).
+    solo_shape: dict[tuple, tuple] = {}
+    classes = model.tok_classes
 
-    def keyed(cid: int) -> tuple[bool, list]:
-        """``payments(cid)``: whether final, and its items, each with the
-        fewest cards of its commands and, with more players, one (cards
-        played, hands after) per distinct (cards played, players left with
-        no card): what the bound on the nodes after them reads
-        (``cards_after``). Solo, that bound is the cards played plus the
-        turns after."""
+    def keyed(cid: int) -> tuple[int, list]:
+        """``payments(cid)``: its form, and its items, each with the fewest
+        cards of its commands and, with more players, one (cards played,
+        hands after) per distinct (cards played, players left with no card):
+        what the bound on the nodes after them reads (``cards_after``).
+        Solo, that bound is the cards played plus the turns after, and the
+        items are by places in the hand (form BY_PLACES), the same for every
+        hand of the same classes of cards."""
         got = shape.get(cid)
-        if got is None:
-            final, paying = payments(cid)
-            items: list = []
-            got = shape[cid] = (final, items)
-            for k, what in paying.items():
-                if final:
-                    played = [(n, cards_of[c1][0]) for c1, n in what]
-                else:
-                    played = [(len(cards), hands1) for hands1, cards, _ in what]
-                least = min(n for n, _ in played)
-                if players == 1:
-                    items.append((k, what, least, None))
-                    continue
-                distinct = {(n, sum(1 for hand in hands1 if not hand)): (n, hands1) for n, hands1 in played}
-                items.append((k, what, least, list(distinct.values())))
+        if got is not None:
+            return got
+        hands, _deck, _disc, head, _pass2, _active = cards_of[cid]
+        if players == 1 and hands[0]:
+            tk = (tuple(classes[t] for t in hands[0]), head)
+            got = solo_shape.get(tk)
+            if got is None:
+                paying = solo_payments(model, base, hands[0], head, paid_by)
+                # Solo the bound grows with ``least`` alone: in its order,
+                # the loop stops at the first key above the node's priority.
+                got = solo_shape[tk] = (BY_PLACES, sorted(
+                    ((k, what, min(len(pos) for _, pos, _ in what), None) for k, what in paying.items()),
+                    key=_least))
+            shape[cid] = got
+            return got
+        form, paying = payments(cid)
+        items: list = []
+        got = shape[cid] = (form, items)
+        for k, what in paying.items():
+            if form == FINAL:
+                played = [(n, cards_of[c1][0]) for c1, n in what]
+            else:
+                played = [(len(cards), hands1) for hands1, cards, _ in what]
+            least = min(n for n, _ in played)
             if players == 1:
-                # Solo the bound grows with ``least`` alone: in its order, the
-                # loop stops at the first key above the node's priority.
-                items.sort(key=_least)
+                items.append((k, what, least, None))
+                continue
+            distinct = {(n, sum(1 for hand in hands1 if not hand)): (n, hands1) for n, hands1 in played}
+            items.append((k, what, least, list(distinct.values())))
+        if players == 1:
+            # Solo the bound grows with ``least`` alone: in its order, the
+            # loop stops at the first key above the node's priority.
+            items.sort(key=_least)
         return got
 
     def cards_after(rest: int, hands: tuple) -> int:
@@ -524,7 +586,7 @@ def fewest_cards(
         table = live.get((gid, t))
         if table is None:
             table = grid.live(gid, t)
-        final, items = keyed(cid)
+        form, items = keyed(cid)
         later = None
         rest = turns - t - 1  # turns after this one
         for k, what, least_n, pairs in items:
@@ -546,7 +608,7 @@ def fewest_cards(
                 nexts = grid.nexts(table, gid, t, pod, pc)
             if not nexts:
                 continue
-            for c1, n in options(cid, k, what, final):
+            for c1, n in options(cid, k, what, form):
                 lb = g + n + (rest if players == 1 else cards_after(rest, cards_of[c1][0]))
                 if lb > f:
                     if later is None or lb < later:

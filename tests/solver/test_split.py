@@ -162,3 +162,44 @@ def test_solve_tries_the_relaxed_bound_as_the_turns_then_falls_back(seed, mode):
     r = solve(setup, mode=mode, timeout=60)
     assert (r.turns, r.cards, r.plan.figures.cards_left) == (*out.value, cards_left(out.path[-1][0]))
     assert r.plan.replay()[-1].outcome.status is Status.WON
+
+
+def _payments_by_commands(m, base, hands, head):
+    """What each (pay class, pod move) is paid with, straight from
+    ``Model.commands`` (no memo, no places): the reference."""
+    what: dict = {}
+    for c in m.commands(base, (hands, (), (), head, False, 0), frozenset(), actions=split._ONE_OF_EACH):
+        pod = m.pod_move(c) if m.pod_variant else None
+        what.setdefault((pay_class(c[1]), pod), {})[(c[5][0], c[5][2], c[5][3])] = None
+    return {k: list(v) for k, v in what.items()}
+
+
+@pytest.mark.parametrize(("mode", "pod"), [("deal", False), ("open", False), ("deal", True), ("open", True)])
+def test_hand_payments_by_card_classes_and_places_match_the_commands(mode, pod):
+    # The card search memoises what cards pay for by their classes, and a lone
+    # player's payments by places in the hand, shared by every hand of the
+    # same classes: each must equal what the commands themselves pay, in order.
+    from itertools import combinations, combinations_with_replacement
+
+    m, roots = _model(generate_setup(seed=4, options=RuleOptions(escape_pod=pod)), mode)
+    base = m.branch_of(roots[0][0])
+    tokens = range(len(m.tok_kind))
+    hands = list(combinations(tokens, 3) if mode == "deal" else combinations_with_replacement(tokens, 3))
+    hands += [h[:2] for h in hands[::7]]
+    memo: dict = {}
+    first_of: dict = {}  # classes of a hand -> the first hand met with them
+    shared = 0
+    for hand in hands:
+        for head in (None, *Direction):
+            want = _payments_by_commands(m, base, (hand,), head)
+            assert split.hand_payments(m, base, (hand,), head, 0, memo) == want
+            classes = (tuple(m.tok_classes[t] for t in hand), head)
+            first = first_of.setdefault(classes, hand)
+            shared += first != hand
+            by_places = split.solo_payments(m, base, first, head, memo)
+            got = {k: [((tuple(hand[i] for i in kept),), tuple(hand[i] for i in pos), arrow)
+                       for kept, pos, arrow in what] for k, what in by_places.items()}
+            assert got == want
+            assert list(got) == list(want)
+    if mode == "deal":
+        assert shared  # some hands were read off another hand's places
