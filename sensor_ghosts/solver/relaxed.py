@@ -105,10 +105,16 @@ The card search's searches also keep the **ways they found** (the kernel's
 ways table): a search from S that finds a way to Earth of v turns proves that
 each state on it, reached at cost g, wins within v - g. Its checks
 (``within``: is the value at most k?) need no value, only a yes or no: they
-take the states nearest Earth first and stop at the first win within k (a
-state of a kept way reached at cost g' is one of g' + (v - g) turns), or
-prove there is none as A* would (every state under the cap is expanded, so
-the learned bounds hold). Many of those checks start from grids one turn
+search as A* does but stop at the first win within k (a state of a kept way
+reached at cost g' is one of g' + (v - g) turns), or prove there is none
+(every state under the cap is expanded, so the learned bounds hold). (They
+first took the states nearest Earth first, a greedy order; A*'s order, by g
+plus the bound, deepest first among equals, pops fewer states in both the
+checks that find a win and those that prove none: on setups 20-59 in deal
+mode, 187,107 -> 99,589 and 683,425 -> 656,184 pops, the same answers; on
+setups 0-59, against the greedy order, deal mode took 0.97 of the time per
+setup (all 60: 3.30 -> 2.92 s, slowest 645 -> 484 ms), open mode 0.985
+(4.78 -> 4.41 s, slowest 1.53 -> 1.23 s).) Many of those checks start from grids one turn
 apart whose searches meet after a turn, and the second finds the first's way
 at once (seed 23: 48 checks that found a way took 10.7 -> 5.4 ms; with
 these two, setups 0-59 in deal mode: median 31 -> 28 ms, all 60 4.11 ->
@@ -284,9 +290,8 @@ class RelaxedBound:
     def within(self, st: tuple, turns: int) -> bool:
         """Whether the relaxed game may win from model state ``st`` in at
         most ``turns`` turns (True when a search runs out of time). Only
-        the answer is wanted, not the value: the search takes the states
-        closest to Earth first (``kernel.search``'s ``decide``) and stops at
-        the first win in time."""
+        the answer is wanted, not the value: the search stops at the first
+        win in time (``kernel.search``'s ``decide``)."""
         if st[SHIP] == EARTH:
             return True
         key = self._key(st)

@@ -708,9 +708,9 @@ def search(
     ``KEEP_ROWS``. ``upper``: the ways table (state -> turns of a win found
     from it, ``_upper_get``), returned (it grows); with ``keep_ways`` the
     way a search finds is recorded there (``_record_way``). ``decide``: only
-    whether the value is under ``cap``: the states nearest Earth first, a
-    stop at the first win under the cap (its turns returned, an upper
-    bound), and the ways table read at each state reached. ``scan_first``:
+    whether the value is under ``cap``: a stop at the first win under the
+    cap (its turns returned, an upper bound), and the ways table read at
+    each state reached. ``scan_first``:
     the first turn is a credit wait (a Deep Scan)."""
     if grown.shape[0] > learned.shape[0]:
         table_rehash(learned, grown, learned_count)
@@ -1204,8 +1204,6 @@ def search(
                 dist = _grown5(dist)
             if 2 * n_front > front.shape[0]:
                 front = _grown5(front)
-            if decide:
-                f2 -= g2  # greedy: by the bound left, within the cap
             if f2 >= bq_head.shape[0] or g2 >= bq_head.shape[0]:
                 bq_head, bq_tail, gmax, fcount = _bq_grown(bq_head, bq_tail, gmax, fcount, max(f2, g2))
             if free_e >= 0:
