@@ -149,11 +149,7 @@ def hand_payments(model: Model, base, hands: tuple, head, active: int,
     for played, how, hs, _deck, _disc, _pass2, _resh in model.plays(hands, (), (), False, active):
         cards = tuple(sorted(t for t, _ in played))
         for k, arrow in _play_keys(model, base, played, how, head, memo):
-            got = what.get(k)
-            if got is None:
-                what[k] = [(hs, cards, arrow)]
-            else:
-                got.append((hs, cards, arrow))
+            what.setdefault(k, []).append((hs, cards, arrow))
     return what
 
 
@@ -179,11 +175,7 @@ def solo_payments(model: Model, base, hand: tuple, head, memo: dict) -> dict[tup
         pos = tuple(sorted(out))
         kept = tuple(i for i in range(len(hand)) if i not in pos)
         for k, arrow in _play_keys(model, base, played, how, head, memo):
-            got = what.get(k)
-            if got is None:
-                what[k] = [(kept, pos, arrow)]
-            else:
-                got.append((kept, pos, arrow))
+            what.setdefault(k, []).append((kept, pos, arrow))
     return what
 
 
