@@ -114,11 +114,11 @@ checks that find a win and those that prove none: on setups 20-59 in deal
 mode, 187,107 -> 99,589 and 683,425 -> 656,184 pops, the same answers; on
 setups 0-59, against the greedy order, deal mode took 0.97 of the time per
 setup (all 60: 3.30 -> 2.92 s, slowest 645 -> 484 ms), open mode 0.985
-(4.78 -> 4.41 s, slowest 1.53 -> 1.23 s).) Many of those checks start from grids one turn
-apart whose searches meet after a turn, and the second finds the first's way
-at once (seed 23: 48 checks that found a way took 10.7 -> 5.4 ms; with
-these two, setups 0-59 in deal mode: median 31 -> 28 ms, all 60 4.11 ->
-3.81 s, the same values and nodes). A* (``turns``) reads the ways only
+(4.78 -> 4.41 s, slowest 1.53 -> 1.23 s).) Many of those checks start from
+grids one turn apart whose searches meet after a turn, and the second finds
+the first's way at once (seed 23: 48 checks that found a way took 10.7 ->
+5.4 ms; with these two, setups 0-59 in deal mode: median 31 -> 28 ms, all
+60 4.11 -> 3.81 s, the same values and nodes). A* (``turns``) reads the ways only
 under its start: answering from a way found from the start itself when
 that meets its lower bound saved the search, but also what it would have
 learned (fewest turns, seed 50 in deal mode: 166 -> 315 ms); and a way

@@ -710,8 +710,8 @@ def search(
     way a search finds is recorded there (``_record_way``). ``decide``: only
     whether the value is under ``cap``: a stop at the first win under the
     cap (its turns returned, an upper bound), and the ways table read at
-    each state reached. ``scan_first``:
-    the first turn is a credit wait (a Deep Scan)."""
+    each state reached. ``scan_first``: the first turn is a credit wait (a
+    Deep Scan)."""
     if grown.shape[0] > learned.shape[0]:
         table_rehash(learned, grown, learned_count)
         learned = grown

@@ -162,17 +162,14 @@ def solo_payments(model: Model, base, hand: tuple, head, memo: dict) -> dict[tup
     positions are its cards in order, so kept and played cards stay
     sorted."""
     what: dict[tuple, list] = {}
-    where = {t: i for i, t in reversed(list(enumerate(hand)))}  # first position of a card
     for played, how, _hs, _deck, _disc, _pass2, _resh in model.plays((hand,), (), (), False, 0):
-        out = [where[t] for t, _ in played]
-        if len(set(out)) < len(out):  # equal cards (open mode): the next copies
-            out = []
-            for t, _ in played:
-                i = where[t]
-                while i in out:
-                    i += 1
-                out.append(i)
-        pos = tuple(sorted(out))
+        places: list[int] = []
+        for t, _ in played:
+            i = hand.index(t)
+            while i in places:  # equal cards (open mode): the next copy
+                i += 1
+            places.append(i)
+        pos = tuple(sorted(places))
         kept = tuple(i for i in range(len(hand)) if i not in pos)
         for k, arrow in _play_keys(model, base, played, how, head, memo):
             what.setdefault(k, []).append((kept, pos, arrow))
@@ -521,14 +518,10 @@ def fewest_cards(
                 played = [(len(cards), hands1) for hands1, cards, _ in what]
             least = min(n for n, _ in played)
             if players == 1:
-                items.append((k, what, least, None))
+                items.append((k, what, least, None))  # (a skip: one item)
                 continue
             distinct = {(n, sum(1 for hand in hands1 if not hand)): (n, hands1) for n, hands1 in played}
             items.append((k, what, least, list(distinct.values())))
-        if players == 1:
-            # Solo the bound grows with ``least`` alone: in its order, the
-            # loop stops at the first key above the node's priority.
-            items.sort(key=_least)
         return got
 
     def cards_after(rest: int, hands: tuple) -> int:
