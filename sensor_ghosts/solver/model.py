@@ -505,9 +505,6 @@ class Model:
         self.actions_per_turn = 2 if self.second_ok else 1
 
     # ----- cards ------------------------------------------------------------------
-    def tok_class(self, t: int) -> tuple[int, int]:
-        return self.tok_classes[t]
-
     def _reshuffled(self, disc: tuple) -> tuple:
         """[D15], [D22]: the discard pile and the Wild, in ranking order (deal) or
         as a multiset (open/expected)."""
@@ -748,7 +745,7 @@ class Model:
         if not tops:
             seen = set()
             for i, t in enumerate(toks):
-                c = self.tok_class(t)
+                c = self.tok_classes[t]
                 if c not in seen:
                     seen.add(c)
                     tops.append(i)

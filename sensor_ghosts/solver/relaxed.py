@@ -118,14 +118,13 @@ setup (all 60: 3.30 -> 2.92 s, slowest 645 -> 484 ms), open mode 0.985
 grids one turn apart whose searches meet after a turn, and the second finds
 the first's way at once (seed 23: 48 checks that found a way took 10.7 ->
 5.4 ms; with these two, setups 0-59 in deal mode: median 31 -> 28 ms, all
-60 4.11 -> 3.81 s, the same values and nodes). A* (``turns``) reads the ways only
-under its start: answering from a way found from the start itself when
-that meets its lower bound saved the search, but also what it would have
-learned (fewest turns, seed 50 in deal mode: 166 -> 315 ms); and a way
-found in the middle of an A* search ends it on that way, whose first turn
-(``first_turn``) may order the fewest-turns A* worse than the way the
-search would have found (seed 142 in open mode: 24 -> 2,386 nodes). So A*
-reads no ways, only the checks do.
+60 4.11 -> 3.81 s, the same values and nodes). A* (``turns``) reads no ways,
+only the checks do: answering from a way found from the start itself saved
+the search but also what it would have learned (fewest turns, seed 50 in
+deal mode: 166 -> 315 ms), and a way met in the middle of an A* search ends
+it on that way, whose first turn (``first_turn``) may order the fewest-turns
+A* worse than the way the search would have found (seed 142 in open mode:
+24 -> 2,386 nodes).
 
 **A Deep Scan at once** (``scan_within``): a real Deep Scan (a flip or a
 shift of any row) is a credit wait in the relaxed game, and every state it
@@ -200,6 +199,7 @@ class RelaxedBound:
         self._flippable = np.zeros((7, 5), dtype=np.bool_)
         # The re-scan's legal flips (as slot masks) of row r in pattern p.
         self._choices = np.zeros((7, 32, 16), dtype=np.int64)
+        self._rescan_full = bool(model.options.reveal_once)
         self._n_choices = np.zeros((7, 32), dtype=np.int64)
         for r in range(7):
             for j in range(5):
@@ -210,7 +210,7 @@ class RelaxedBound:
                 for q in range(2):
                     self._face[r, j, q] = self._flags_of({m.sides[r][j][q ^ 1]})
             # The choices depend on the pattern only under 'reveal once'.
-            if model.options.reveal_once:
+            if self._rescan_full:
                 for p in range(32):
                     got = m.rescan_choices(r, p, 0)
                     self._n_choices[r, p] = len(got)
@@ -219,7 +219,6 @@ class RelaxedBound:
                 got = m.rescan_choices(r, 0, 0)
                 self._n_choices[r, :] = len(got)
                 self._choices[r, :, : len(got)] = got
-        self._rescan_full = bool(model.options.reveal_once)
         self._to_earth = np.array([m.to_earth[p] for p in _CELLS] + [0], dtype=np.int64)
         self._grid_cache: dict = {}
         self._cache: dict = {}

@@ -1204,8 +1204,8 @@ def search(
                 dist = _grown5(dist)
             if 2 * n_front > front.shape[0]:
                 front = _grown5(front)
-            if f2 >= bq_head.shape[0] or g2 >= bq_head.shape[0]:
-                bq_head, bq_tail, gmax, fcount = _bq_grown(bq_head, bq_tail, gmax, fcount, max(f2, g2))
+            if f2 >= bq_head.shape[0]:  # (g2 <= f2: the bound is never negative)
+                bq_head, bq_tail, gmax, fcount = _bq_grown(bq_head, bq_tail, gmax, fcount, f2)
             if free_e >= 0:
                 e_ = free_e
                 free_e = pool[e_, 5]

@@ -38,7 +38,11 @@ has that many turns finds T with the A* under 'turns-only': ``api._split_solve``
   pod move, is worked out once per (hands, heading, active player)
   (``payments``): the deck is untouched by a command (but for two players'
   [D18] deck top, where the deck is part of the key) and the cards played join
-  the discard pile. Then the draw (``Model.draw_outcomes``); a draw that finds
+  the discard pile. What a set of cards pays for depends only on their classes
+  (``Model.tok_classes``) and, for a lone Fly card, the heading, and is worked
+  out once a solve (``_play_keys``); solo, a hand's payments, by places in the
+  hand, are shared by every hand of the same classes (``solo_payments``).
+  Then the draw (``Model.draw_outcomes``); a draw that finds
   the second-pass deck empty is a loss ([D15]) and is dropped.
 * **Bound.** Solo, every turn plays a card, so the cards still to play are at
   least the turns left (``T - t``); with more players one less for each player
