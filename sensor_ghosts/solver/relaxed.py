@@ -227,15 +227,19 @@ class RelaxedBound:
         self._known: dict = {}
         # Lower bounds learned by the searches, shared by them (kernel table).
         self._learned = kernel.new_table()
-        self._learned_count = np.zeros(1, dtype=np.int64)
+        # The kernel's counts of the learned bounds, the ways and the kept
+        # static-rows tables, as views of one array: ``_make_room`` reads
+        # them before every search, at one conversion for the three.
+        self._counts = np.zeros(3, dtype=np.int64)
+        self._learned_count = self._counts[0:1]
         # Upper bounds: the turns of wins found from states the searches
         # passed (kernel table, shared by them too), kept for the card
         # search's checks (``within``), whose relaxed game forgets the far
         # rows; the fewest-turns A*'s searches never read them.
         self._ways = kernel.new_table(1 << 10)
-        self._ways_count = np.zeros(1, dtype=np.int64)
+        self._ways_count = self._counts[1:2]
         self.keep_ways = forget_far_rows
-        self._static = kernel.new_static_cache()
+        self._static = kernel.new_static_cache(self._counts[2:3])
         self._tfree = kernel.every_row_free(self._flags_np, self._any_stop, self._any_boost)
         # Also the moves the kernel leaves out because another always
         # matches them (its ``every_move``): for the tests, which check that
@@ -364,8 +368,8 @@ class RelaxedBound:
         self._make_room()
         value, timed_out, self._learned, self._last_first, self._ways = kernel.search(
             kernel.cell_index(ship),
-            np.asarray(rot0, dtype=np.int64),
-            np.asarray(masks, dtype=np.int64),
+            rot0,  # (tuples: cheaper to pass than arrays made from them)
+            masks,
             min(held, 3),
             shields,
             credits,
@@ -417,18 +421,19 @@ class RelaxedBound:
         stops learning when the table is too full.)"""
         if len(self._known) > 500_000:
             self._known.clear()
-        if self._ways_count[0] > WAYS_LIMIT:
+        learned, ways, static = self._counts.tolist()
+        if ways > WAYS_LIMIT:
             self._ways = kernel.new_table(1 << 10)
             self._ways_count[0] = 0
-        if self._learned_count[0] > LEARNED_LIMIT:
+        if learned > LEARNED_LIMIT:
             self._learned = kernel.new_table()
-            self._learned_count[0] = 0
-        if 2 * self._learned_count[0] > self._learned.shape[0]:
+            self._learned_count[0] = learned = 0
+        if 2 * learned > self._learned.shape[0]:
             self._grown = kernel.new_table(2 * self._learned.shape[0])  # moved into by the kernel
         else:
             self._grown = _NO_TABLE
-        if 2 * self._static[2][0] >= kernel.STATIC_CACHE:
-            self._static = kernel.new_static_cache()  # full: start over
+        if 2 * static >= kernel.STATIC_CACHE:
+            self._static = kernel.new_static_cache(self._counts[2:3])  # full: start over
 
     def _grid_bound(self, vir: int) -> np.ndarray:
         """Per cell, the model's grid distance to Earth through a row holding a

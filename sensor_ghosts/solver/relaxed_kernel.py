@@ -375,7 +375,7 @@ NO_TABLE = np.empty((0, NX * N_CELLS), dtype=np.int64)
 
 def every_row_free(flags: np.ndarray, any_stop: np.ndarray, any_boost: np.ndarray) -> np.ndarray:
     """``static_table`` with every row free: the ``tfree`` of the others."""
-    return static_table(np.zeros(7, dtype=np.int64), 127, flags, any_stop, any_boost,
+    return static_table((0,) * 7, 127, flags, any_stop, any_boost,
                         LINES_Q, LINES_R, LINES_C, LINES_N, NO_TABLE)
 
 
@@ -392,29 +392,26 @@ def _row_bits(moved):
 STATIC_CACHE = 1 << 12
 
 
-def new_static_cache() -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+def new_static_cache(count: np.ndarray | None = None) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
     """Static-rows tables (``static_table``) kept across the searches of one
     instance, by the start's rotations of the rows not moved and the moved
     rows: keys (open addressing as ``_slot5`` on the first five columns: key,
-    0, 0, 0, 0; then the table's index), tables, count. The caller starts it
-    over when half the keys are taken; a search adds at most 128."""
+    0, 0, 0, 0; then the table's index), tables, count (``count``, set to 0,
+    if given: a one-element array). The caller starts it over when half the
+    keys are taken; a search adds at most 128."""
+    if count is None:
+        count = np.zeros(1, dtype=np.int64)
+    count[0] = 0
     return (
         np.full((STATIC_CACHE, 6), -1, dtype=np.int64),
         np.empty((STATIC_CACHE // 2 + 128, CREDIT_LAYERS + 1, NX * N_CELLS), dtype=np.int64),
-        np.zeros(1, dtype=np.int64),
+        count,
     )
 
 
-@njit(cache=True)
-def _moved(diff):
-    out = 0
-    r = 0
-    while diff:
-        if diff & 7:
-            out |= 1 << r
-        diff >>= 3
-        r += 1
-    return out
+# The highest of three rows (0-2) whose rotations, 3 bits each in a 9-bit
+# word, are not all 0.
+TOP_OF_THREE = np.array([0 if x < 8 else 1 if x < 64 else 2 for x in range(512)], dtype=np.int64)
 
 
 # ----------------------------------------------------------------------------
@@ -722,7 +719,7 @@ def search(
     # static-rows tables: from the start's row on they may show any card
     # anyway, so only cells below the start see a (weaker) difference, and
     # the tables of searches that differ only there are shared.
-    passed = (1 << min(7, CELL_ROW[pos0] + 1)) - 1
+    passed_top = min(7, CELL_ROW[pos0] + 1) - 1  # (at least 1)
     top = CREDIT_LAYERS
     ms0 = np.zeros(4, dtype=np.int64)
     for r in range(7):
@@ -782,12 +779,16 @@ def search(
             h = gridb[pos]
         if h >= enough or plain:
             return h
-        moved = _moved(((a >> 6) & ((1 << 21) - 1)) ^ rot0i) | passed
         # Rows below the highest moved one count as moved too: fewer tables
-        # (~35 µs each), weaker only below the ship.
-        top_row = 0
-        while moved >> (top_row + 1):
-            top_row += 1
+        # (~35 µs each), weaker only below the ship. The highest is found
+        # three rows at a time (row 0 is always passed): this runs for
+        # every successor, most of which the bound cuts.
+        diff = ((a >> 6) & ((1 << 21) - 1)) ^ rot0i
+        top_row = passed_top
+        if diff >> 12:
+            top_row = max(top_row, 4 + TOP_OF_THREE[diff >> 12])
+        elif diff >> 3:
+            top_row = max(top_row, 1 + TOP_OF_THREE[(diff >> 3) & 511])
         moved = (1 << (top_row + 1)) - 1
         t = tidx[moved]
         if t < 0:

@@ -75,7 +75,7 @@ def _static_bound(flags: np.ndarray, cell: tuple[int, int]) -> int:
     any_stop = np.array([any(f & kernel.CAN_STOP and not f & kernel.DEADLY for f in row) for row in flags])
     any_boost = np.array([any(f & kernel.CAN_BOOST and not f & kernel.DEADLY for f in row) for row in flags])
     table = kernel.static_table(
-        np.zeros(7, dtype=np.int64), 0, flags, any_stop, any_boost,
+        (0,) * 7, 0, flags, any_stop, any_boost,
         kernel.LINES_Q, kernel.LINES_R, kernel.LINES_C, kernel.LINES_N,
         kernel.every_row_free(flags, any_stop, any_boost),
     )
@@ -115,9 +115,7 @@ def test_static_tables_kept_across_searches_are_the_ones_a_search_would_build():
             continue
         moved = int(keys[i, 0]) & 127
         rot = int(keys[i, 0]) >> 7
-        rot0 = np.array(
-            [rng.randrange(5) if (moved >> r) & 1 else (rot >> (3 * r)) & 7 for r in range(7)], dtype=np.int64
-        )
+        rot0 = tuple(rng.randrange(5) if (moved >> r) & 1 else (rot >> (3 * r)) & 7 for r in range(7))
         fresh = kernel.static_table(rot0, moved, rb._flags_np, rb._any_stop, rb._any_boost,
                                     kernel.LINES_Q, kernel.LINES_R, kernel.LINES_C, kernel.LINES_N, rb._tfree)
         assert np.array_equal(fresh, tables[keys[i, 5]]), (moved, rot0)
@@ -209,7 +207,7 @@ def test_static_rows_tables_never_exceed_the_relaxed_turns():
                 ship, rot, _masks, _held, _shields, _vir, credits = rb._key(st)
                 pos = kernel.cell_index(ship)
                 row = int(kernel.CELL_ROW[pos])  # also the row ahead's 0-based index
-                table = kernel.static_table(np.array(rot, dtype=np.int64), (1 << min(7, row + 1)) - 1,
+                table = kernel.static_table(tuple(rot), (1 << min(7, row + 1)) - 1,
                                             rb._flags_np, rb._any_stop, rb._any_boost, *lines_, rb._tfree)
                 x = rot[row] if row < 7 and rot[row] != kernel.WILD else kernel.ANY_X
                 bound = int(table[min(credits, kernel.CREDIT_LAYERS), x * kernel.N_CELLS + pos])
