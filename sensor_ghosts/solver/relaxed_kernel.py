@@ -727,24 +727,26 @@ def search(
     a0 = _pk(pos0, rot0i, held, shields, 0, 0, credits)
     # Best cost per state (key, g, the state after the first turn of the way
     # there), and the head of each dominance list (key, entry), in
-    # open-addressing tables that double when half full.
-    dist = np.full((1 << 8, 8), -1, dtype=np.int64)
+    # open-addressing tables that double when half full. (This and the other
+    # work arrays start small: most searches pop a few dozen states, and
+    # filling larger ones took ~1.5 % of a solve, setups 0-199.)
+    dist = np.full((1 << 6, 8), -1, dtype=np.int64)
     n_dist = 1
     i0 = _slot5(dist, a0, ms0[0], ms0[1], ms0[2], ms0[3])
     _set6(dist, i0, a0, ms0[0], ms0[1], ms0[2], ms0[3], 0)
     # The states in the order reached, each with its cost and the record it
     # was reached from (dist's column 7 points here): a way found to Earth
     # is walked back along them (``_record_way``).
-    trail = np.empty((256, 7), dtype=np.int64)
+    trail = np.empty((64, 7), dtype=np.int64)
     _set6(trail, 0, a0, ms0[0], ms0[1], ms0[2], ms0[3], 0)
     trail[0, 6] = -1
     n_trail = 1
     dist[i0, 7] = 0
-    front = np.full((1 << 8, 6), -1, dtype=np.int64)
+    front = np.full((1 << 6, 6), -1, dtype=np.int64)
     n_front = 1
     # Dominance entries: shields, the three credit counts, g, next entry, and
     # the four words of pattern sets.
-    ent = np.empty((256, 10), dtype=np.int64)
+    ent = np.empty((64, 10), dtype=np.int64)
     _set6(ent, 0, shields, 0, 0, credits, 0, -1)
     for t in range(4):
         ent[0, 6 + t] = ms0[t]
@@ -839,12 +841,12 @@ def search(
     # the outer search worse: open mode's fewest-turns median went from 12 to
     # 18 ms); an entry is a state (a, m0..m3) and the next entry of its bucket
     # (or, once popped, the next free entry: entries are reused).
-    pool = np.empty((256, 6), dtype=np.int64)
+    pool = np.empty((64, 6), dtype=np.int64)
     free_e = -1
-    bq_head = np.full((32, 32), -1, dtype=np.int64)
-    bq_tail = np.full((32, 32), -1, dtype=np.int64)
-    gmax = np.zeros(32, dtype=np.int64)
-    fcount = np.zeros(32, dtype=np.int64)
+    bq_head = np.full((16, 16), -1, dtype=np.int64)
+    bq_tail = np.full((16, 16), -1, dtype=np.int64)
+    gmax = np.zeros(16, dtype=np.int64)
+    fcount = np.zeros(16, dtype=np.int64)
     if h0 >= bq_head.shape[0]:
         bq_head, bq_tail, gmax, fcount = _bq_grown(bq_head, bq_tail, gmax, fcount, h0)
     _set6(pool, 0, a0, ms0[0], ms0[1], ms0[2], ms0[3], -1)
