@@ -798,12 +798,14 @@ class Model:
         return b
 
     def successors(
-        self, st: tuple, keep: Callable[[tuple], bool] | None = None, pay: tuple | None = None
+        self, st: tuple, keep: Callable[[tuple], bool] | None = None, pay: tuple | None = None,
+        paid: tuple | None = None,
     ) -> list[tuple]:
         """Every successor of a model state after one whole turn (with ``keep``:
         the won ones and those whose grid, the state's first seven fields,
         ``keep`` accepts; with ``pay``: only turns of that pay class, one
-        action a turn):
+        action a turn; with ``paid`` too: only commands that leave that card
+        state, before the draw):
         (state', record, cards_played, won). ``record`` = (bolster, cmd1, cmd2,
         drawn, rescan, ops) where cmd = (cards, action, arrow, pod_dir, target_pos),
         ``rescan`` is the explicit choice (expected mode) or None, and ``ops`` logs
@@ -813,11 +815,11 @@ class Model:
         assert pay is None or not self.second_ok
         self._keep = keep
         try:
-            return self._successors(st, pay)
+            return self._successors(st, pay, paid)
         finally:
             self._keep = None
 
-    def _successors(self, st: tuple, pay: tuple | None = None) -> list[tuple]:
+    def _successors(self, st: tuple, pay: tuple | None = None, paid: tuple | None = None) -> list[tuple]:
         out: list[tuple] = []
         cards0 = st[HANDS:PEND]
         if not st[HANDS][st[ACTIVE]]:
@@ -830,7 +832,7 @@ class Model:
             every = None if pay is None else self.class_actions(base, pay)
             for c1 in self.commands(base, cards0, frozenset(), actions=every):
                 order, act, arrow, pd, value, cards1, _ = c1
-                if pay is not None and pay_class(act) != pay:
+                if (pay is not None and pay_class(act) != pay) or (paid is not None and cards1 != paid):
                     continue
                 if grid_ends is not None:
                     key = (act, self.pod_move(c1))

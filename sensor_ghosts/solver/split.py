@@ -626,18 +626,19 @@ def fewest_cards(
                         old = best.get(key2)
                         if old is None or g2 < old:
                             best[key2] = g2
-                            parent[key2] = (key, pc, n)
+                            parent[key2] = (key, pc, n, c1)
                             push(key2, g2)
         if later is not None:
             push(key, g, later - g, f)
     else:
         return SearchOutcome("unsolvable", None, None, None, nodes)
-    steps = [(last, pc, n)]
+    steps = [(last, pc, n, c1)]
     while steps[-1][0] not in root_of:
         steps.append(parent[steps[-1][0]])
     steps.reverse()
     root = root_of[steps[0][0]]
-    steps = [((t, grid.grids[gid], cards_of[cid]), pc, n) for (t, gid, cid), pc, n in steps]
+    steps = [((t, grid.grids[gid], cards_of[cid]), pc, n, cards_of[paid])
+             for (t, gid, cid), pc, n, paid in steps]
     path = _concrete(model, root, steps, cards_of[c1])
     return SearchOutcome("solved", path, (turns, f), None, nodes)
 
@@ -653,10 +654,11 @@ def _never(_grid: tuple) -> bool:
 def _concrete(model: Model, root: tuple, steps: list, last_cards: tuple) -> list:
     """The optimum as a path of model states and ``Model.successors`` records
     (as ``search.astar`` returns it). ``steps``: per turn (node before it, pay
-    class, cards played); the node after each is the next step's."""
+    class, cards played, card state after the command); the node after each
+    is the next step's."""
     path = [root]
     st = root[0]
-    for t, (_node, pc, n) in enumerate(steps):
+    for t, (_node, pc, n, paid) in enumerate(steps):
         final = t == len(steps) - 1
         if final:
             want_cards = last_cards
@@ -664,7 +666,7 @@ def _concrete(model: Model, root: tuple, steps: list, last_cards: tuple) -> list
         else:
             _, gk2, want_cards = steps[t + 1][0]
             keep = gk2[:HANDS].__eq__  # only successors into the next step's grid are drawn for
-        for st2, rec, ncards, won in model.successors(st, keep, None if pc == SKIP else pc):
+        for st2, rec, ncards, won in model.successors(st, keep, None if pc == SKIP else pc, paid):
             if ncards != n or st2[HANDS:PEND] != want_cards:
                 continue
             if (final and won and pay_class(rec[1][1]) == pc) or (not final and st2 == as_state(gk2, want_cards)):
