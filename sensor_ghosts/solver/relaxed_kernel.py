@@ -414,6 +414,20 @@ def new_static_cache(count: np.ndarray | None = None) -> tuple[np.ndarray, np.nd
 TOP_OF_THREE = np.array([0 if x < 8 else 1 if x < 64 else 2 for x in range(512)], dtype=np.int64)
 
 
+@njit(cache=True, inline="always")
+def _highest_moved(diff, at_least):
+    """The highest row (0-6) whose 3 bits in ``diff`` (packed rotations, XOR
+    the start's) are not all 0, or ``at_least`` if that is higher (at least
+    1: row 0 need not be looked at). Three rows at a time: the static-rows
+    bound asks for every successor, most of which it cuts."""
+    top = at_least
+    if diff >> 12:
+        top = max(top, 4 + TOP_OF_THREE[diff >> 12])
+    elif diff >> 3:
+        top = max(top, 1 + TOP_OF_THREE[(diff >> 3) & 511])
+    return top
+
+
 # ----------------------------------------------------------------------------
 # Pattern sets (as in solver/model.py: bit m set when flip pattern m of a row's
 # five slots is still possible) and the learned-bounds table
@@ -782,16 +796,8 @@ def search(
         if h >= enough or plain:
             return h
         # Rows below the highest moved one count as moved too: fewer tables
-        # (~35 µs each), weaker only below the ship. The highest is found
-        # three rows at a time (row 0 is always passed): this runs for
-        # every successor, most of which the bound cuts.
-        diff = ((a >> 6) & ((1 << 21) - 1)) ^ rot0i
-        top_row = passed_top
-        if diff >> 12:
-            top_row = max(top_row, 4 + TOP_OF_THREE[diff >> 12])
-        elif diff >> 3:
-            top_row = max(top_row, 1 + TOP_OF_THREE[(diff >> 3) & 511])
-        moved = (1 << (top_row + 1)) - 1
+        # (~35 µs each), weaker only below the ship.
+        moved = (1 << (_highest_moved(((a >> 6) & ((1 << 21) - 1)) ^ rot0i, passed_top) + 1)) - 1
         t = tidx[moved]
         if t < 0:
             # Kept across searches (``new_static_cache``): a table reads the
