@@ -11,7 +11,7 @@ from itertools import combinations
 from .cards import CommandKind
 from .deck import deck_top
 from .geometry import DIRECTIONS, EARTH, Direction
-from .rescan import flippable_cells, shiftable_rows
+from .rescan import can_flip, flippable_cells, shiftable_rows
 from .state import GameState
 from .turns import DECK_PLAYER, Action, ActionKind, Command, PlayedCard
 
@@ -87,32 +87,60 @@ def card_plays(state: GameState, played: frozenset[int] = frozenset()) -> Iterat
                         yield Play((pc, PlayedCard(a, p), PlayedCard(b, q)), TRIPLE)
 
 
-def all_actions(state: GameState, flipped: frozenset[int]) -> list[Action]:
-    """Every action with its arguments (any direction, any target)."""
-    out = [Action(ActionKind.FLY, d) for d in DIRECTIONS]
-    out += [Action(ActionKind.PEEK, d) for d in DIRECTIONS]
-    out += [Action(ActionKind.FLIP, target=p) for p in flippable_cells(state, flipped)]
-    out += [Action(ActionKind.SHIFT, row=r) for r in shiftable_rows(state)]
-    out.append(Action(ActionKind.SHIELDS))
-    return out
+# The action kinds of Fly/Peek, of a Deep Scan, and all of them.
+_MOVES = frozenset((ActionKind.FLY, ActionKind.PEEK))
+_SCANS = frozenset((ActionKind.FLIP, ActionKind.SHIFT))
+_ANY = frozenset(ActionKind)
 
 
-def actions_for(state: GameState, play: Play, flipped: frozenset[int]) -> list[Action]:
-    """The actions a play allows. [D11] one Fly card follows the heading."""
+def _scope(state: GameState, play: Play) -> tuple[frozenset[ActionKind], tuple[Direction, ...]]:
+    """The action kinds a play allows, and the directions it may Fly or Peek
+    in: [D11] one Fly card follows the heading; two Fly cards, three cards
+    or the Wild go anywhere."""
     if play.how == PAIR:
-        return [Action(k, d) for k in (ActionKind.FLY, ActionKind.PEEK) for d in DIRECTIONS]
+        return _MOVES, DIRECTIONS
     if play.how == TRIPLE:
-        return all_actions(state, flipped)
+        return _ANY, DIRECTIONS
     kind = state.kind(play.cards[0].card)
     if kind is CommandKind.FLY:
         heading = state.heading
-        dirs = [d for d in DIRECTIONS if heading is None or d is heading]
-        return [Action(k, d) for k in (ActionKind.FLY, ActionKind.PEEK) for d in dirs]
+        return _MOVES, tuple(d for d in DIRECTIONS if heading is None or d is heading)
     if kind is CommandKind.DEEP_SCAN:
-        return [a for a in all_actions(state, flipped) if a.is_deep_scan]
+        return _SCANS, ()
     if kind is CommandKind.SHIELDS:
-        return [Action(ActionKind.SHIELDS)]
-    return all_actions(state, flipped)  # the Wild
+        return frozenset((ActionKind.SHIELDS,)), ()
+    return _ANY, DIRECTIONS  # the Wild
+
+
+def actions_for(state: GameState, play: Play, flipped: frozenset[int]) -> list[Action]:
+    """The actions a play allows (``_scope``), with every argument they may
+    take (any target of a Deep Scan: ``can_flip``, ``shiftable_rows``)."""
+    kinds, dirs = _scope(state, play)
+    out = [Action(k, d) for k in (ActionKind.FLY, ActionKind.PEEK) if k in kinds for d in dirs]
+    if ActionKind.FLIP in kinds:
+        out += [Action(ActionKind.FLIP, target=p) for p in flippable_cells(state, flipped)]
+    if ActionKind.SHIFT in kinds:
+        out += [Action(ActionKind.SHIFT, row=r) for r in shiftable_rows(state)]
+    if ActionKind.SHIELDS in kinds:
+        out.append(Action(ActionKind.SHIELDS))
+    return out
+
+
+def action_allowed(state: GameState, play: Play, action: Action, flipped: frozenset[int]) -> bool:
+    """Whether ``action`` is one of ``actions_for(state, play, flipped)``,
+    without listing them (the check of a replayed command)."""
+    kinds, dirs = _scope(state, play)
+    k = action.kind
+    if k not in kinds:
+        return False
+    if k in _MOVES:
+        return action.direction in dirs and action == Action(k, action.direction)
+    if k is ActionKind.FLIP:
+        return (action.target is not None and action == Action(k, target=action.target)
+                and can_flip(state, action.target, flipped))
+    if k is ActionKind.SHIFT:
+        return action.row in shiftable_rows(state) and action == Action(k, row=action.row)
+    return action == Action(k)
 
 
 def arrow_choices(state: GameState, top: str, action: Action) -> list[Direction | None]:
@@ -236,7 +264,7 @@ def command_problem(
     else:
         how = SINGLE
     play = Play(cmd.cards, how)
-    if cmd.action not in actions_for(state, play, flipped):
+    if not action_allowed(state, play, cmd.action, flipped):
         if how == SINGLE and kinds[0] is CommandKind.FLY and cmd.action.direction is not None:
             if cmd.action.kind in (ActionKind.FLY, ActionKind.PEEK):
                 return (

@@ -17,7 +17,7 @@ from .deck import deck_top, draw_up
 from .errors import GameOverError, IllegalTurnError
 from .geometry import Direction, peek_cells
 from .movement import fly, move_pod
-from .rescan import flip_card, rescan, rescan_choices, shift_row
+from .rescan import flip_card, rescan, rescan_allowed, rescan_choices, shift_row
 from .setup import Slot
 from .state import DiscardEntry, GameState
 from .turns import DECK_PLAYER, ActionKind, Command, Turn
@@ -152,18 +152,18 @@ def _finish_turn(state: GameState, columns: frozenset[int], flipped: frozenset[i
         if columns:
             raise IllegalTurnError("the game ended before the re-scan")
         return state
-    if columns not in rescan_choices(state, flipped):
+    if not rescan_allowed(state, columns, flipped):
         raise IllegalTurnError(_rescan_problem(state, columns, flipped))
     state = rescan(state, columns, flipped)
     return state.evolve(turn=state.turn + 1, active=(state.active + 1) % state.options.players)
 
 
 def _rescan_problem(state: GameState, columns: frozenset[int], flipped: frozenset[int]) -> str:
-    from .rescan import rescan_candidates, rescan_row
+    from .rescan import rescan_candidates, rescan_count, rescan_row
 
     row = rescan_row(state)
     cand = rescan_candidates(state, flipped)
-    k = min(state.options.rescan_flips, len(cand))
+    k = rescan_count(state, cand)
     if row is None:
         return "no row two ahead: the re-scan flips nothing"
     bad = sorted(set(columns) - set(cand))

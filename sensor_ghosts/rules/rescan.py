@@ -43,17 +43,19 @@ def shiftable_rows(state: GameState) -> list[int]:
     return [r for r in range(1, ROWS + 1) if r != state.ship_row]
 
 
+def can_flip(state: GameState, pos: Pos, flipped: frozenset[int]) -> bool:
+    """Whether a Deep Scan may flip the card at ``pos``: a sector card, not a
+    start card [D4], not one already flipped by choice this turn [D23]."""
+    r, c = pos
+    if not (1 <= r <= ROWS and 1 <= c <= COLS):
+        return False
+    cell = state.grid[r - 1][c - 1]
+    return isinstance(cell, Slot) and cell.flippable and cell.card.id not in flipped
+
+
 def flippable_cells(state: GameState, flipped: frozenset[int]) -> list[Pos]:
-    """Cards a Deep Scan may flip: any sector card, not a start card [D4], not one
-    already flipped by choice this turn [D23]."""
-    return [
-        (r, c)
-        for r in range(1, ROWS + 1)
-        for c in range(1, COLS + 1)
-        if isinstance(cell := state.grid[r - 1][c - 1], Slot)
-        and cell.flippable
-        and cell.card.id not in flipped
-    ]
+    """Every cell whose card a Deep Scan may flip (``can_flip``)."""
+    return [(r, c) for r in range(1, ROWS + 1) for c in range(1, COLS + 1) if can_flip(state, (r, c), flipped)]
 
 
 def rescan_row(state: GameState) -> int | None:
@@ -83,8 +85,19 @@ def rescan_choices(state: GameState, flipped: frozenset[int]) -> list[frozenset[
     """Every legal set of re-scan flips: exactly two different cards (one with
     'flip one'), or as many as the row allows (§8)."""
     cand = rescan_candidates(state, flipped)
-    k = min(state.options.rescan_flips, len(cand))
-    return [frozenset(c) for c in combinations(cand, k)]
+    return [frozenset(c) for c in combinations(cand, rescan_count(state, cand))]
+
+
+def rescan_allowed(state: GameState, columns: frozenset[int], flipped: frozenset[int]) -> bool:
+    """Whether ``columns`` is one of ``rescan_choices(state, flipped)``,
+    without listing them."""
+    cand = rescan_candidates(state, flipped)
+    return len(columns) == rescan_count(state, cand) and columns <= set(cand)
+
+
+def rescan_count(state: GameState, cand: list[int]) -> int:
+    """How many cards a re-scan flips, of candidates ``cand`` (§8)."""
+    return min(state.options.rescan_flips, len(cand))
 
 
 def rescan(state: GameState, columns: frozenset[int], flipped: frozenset[int]) -> GameState:
