@@ -696,18 +696,21 @@ class Model:
         return [r for r in range(7) if r != b.ship[0] - 1]
 
     def commands(self, b: Branch, cards: tuple, flipped: frozenset, pod_moves: bool = True,
-                 actions: list[tuple] | None = None):
+                 actions: list[tuple] | None = None, paid: tuple | None = None):
         """(played, action, arrow, pod_dir, value, cards', reshuffled) for
         every legal command. cards = (hands, deck, disc, head, pass2, active).
         ``pod_moves`` False: the pod does not move after this command
         ('pod-once-per-turn', first of two actions), so no pod direction is
         chosen. ``actions``: the actions to consider instead of
         ``self.actions(b, flipped)`` (``solver.split`` asks for one of each
-        pay class)."""
+        pay class). ``paid``: only plays that may leave that cards' (the
+        heading aside, which the command sets)."""
         hands, deck, disc, head, pass2, active = cards
         every = self.actions(b, flipped) if actions is None else actions
         pod_free = pod_moves and b.pod is not None and b.pod != EARTH
         for played, how, hs, dk, dc, p2, resh in self.plays(hands, deck, disc, pass2, active):
+            if paid is not None and (hs != paid[0] or dk != paid[1] or p2 != paid[4]):
+                continue
             disc1 = tuple(sorted(dc + tuple(t for t, _ in played)))
             for order, act, arrow, pd, value in self.play_commands(played, how, head, every, pod_free):
                 yield (order, act, arrow, pd, value, (hs, dk, disc1, arrow, p2, active), resh)
@@ -830,7 +833,7 @@ class Model:
             # move), not on which cards pay for it: worked out once per action.
             grid_ends: dict | None = None if self.second_ok or self.pod_once else {}
             every = None if pay is None else self.class_actions(base, pay)
-            for c1 in self.commands(base, cards0, frozenset(), actions=every):
+            for c1 in self.commands(base, cards0, frozenset(), actions=every, paid=paid):
                 order, act, arrow, pd, value, cards1, _ = c1
                 if (pay is not None and pay_class(act) != pay) or (paid is not None and cards1 != paid):
                     continue
