@@ -500,8 +500,7 @@ class Model:
         gaps, asteroids and obstructions are ignored."""
         B = SectorType.BOOST
         boosty = tuple(any(B in self.sides[r][j] for j in range(5) if not self.gap[r][j]) for r in range(7))
-        self.dist, self.to_earth = _fly_distances(boosty)
-        self.row_cells = [[(r, c) for c in range(1, 6)] for r in range(1, 8)]
+        self.dist, self.to_earth, self.via_row = _fly_distances(boosty)
         self.actions_per_turn = 2 if self.second_ok else 1
 
     # ----- cards ------------------------------------------------------------------
@@ -1058,11 +1057,14 @@ def _flip_masks(candidates: tuple[int, ...], k: int) -> tuple[int, ...]:
 
 
 @lru_cache(maxsize=256)
-def _fly_distances(boosty: tuple[bool, ...]) -> tuple[dict, dict]:
+def _fly_distances(boosty: tuple[bool, ...]) -> tuple[dict, dict, list[dict]]:
     """Fewest Fly actions between cells when row r may boost anywhere iff
-    ``boosty[r]`` (``Model._init_heuristic``): {src: {cell: d}} and {cell: d to
-    Earth}. Pure in its argument and read-only for callers, so cached: only 128
-    argument values exist, and every solve used to pay ~20 ms for it."""
+    ``boosty[r]`` (``Model._init_heuristic``): {src: {cell: d}}, {cell: d to
+    Earth} and, per row r (0-based), {src: fewest Fly actions to Earth
+    through a cell of row r} (the grid bounds of a ship that still needs a
+    virus: ``search.Heuristic``, ``relaxed.RelaxedBound._grid_bound``). Pure in
+    its argument and read-only for callers, so cached: only 128 argument
+    values exist, and every solve used to pay ~20 ms for it."""
     cells = [DOCK] + [(r, c) for r in range(1, 8) for c in range(1, 6)] + [EARTH]
     index = {p: i for i, p in enumerate(cells)}
     n = len(cells)
@@ -1089,7 +1091,18 @@ def _fly_distances(boosty: tuple[bool, ...]) -> tuple[dict, dict]:
     cells = cells[:-1]
     to_earth = {p: dists[p].get(EARTH, 99) for p in cells}
     to_earth[EARTH] = 0
-    return dists, to_earth
+    # A way through a cell of row r: to the cell, then on to Earth; the cell
+    # is one of both Fly actions' ends, so one less.
+    via_row: list[dict] = []
+    for r in range(1, 8):
+        row = [(r, c) for c in range(1, 6)]
+        via = {}
+        for p, d in dists.items():
+            ways = [d[q] + to_earth[q] - 1 for q in row if q in d]
+            if ways:
+                via[p] = min(ways)
+        via_row.append(via)
+    return dists, to_earth, via_row
 
 
 def _is_obstructed(face: SectorType) -> bool:

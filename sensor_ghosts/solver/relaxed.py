@@ -441,19 +441,8 @@ class RelaxedBound:
         grid's moves, so it never exceeds the relaxed distance."""
         got = self._grid_cache.get(vir)
         if got is None:
-            m = self.m
-            to_earth = m.to_earth
-            rows = {b // 5 for b in range(35) if (vir >> b) & 1}
-            got = np.full(kernel.N_CELLS, INF, dtype=np.int64)
-            for i, pos in enumerate(_CELLS):
-                d = m.dist[pos]
-                best = INF
-                for r in rows:
-                    for cell in m.row_cells[r]:
-                        x = d.get(cell)
-                        if x is not None:
-                            best = min(best, x + to_earth[cell] - 1)
-                got[i] = best
-            got[kernel.EARTH_IDX] = 0
+            vias = [self.m.via_row[r] for r in {b // 5 for b in range(35) if (vir >> b) & 1}]
+            got = np.array([min([via.get(pos, INF) for via in vias], default=INF) for pos in _CELLS] + [0],
+                           dtype=np.int64)
             self._grid_cache[vir] = got
         return got

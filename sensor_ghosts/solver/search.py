@@ -194,17 +194,10 @@ class Heuristic:
                 if _popcount(vir) + held < m.need:
                     return INF
                 best = INF
-                dist = m.dist[ship]
-                rows = set()
                 while vir:
                     low = vir & -vir
-                    rows.add((low.bit_length() - 1) // 5)
+                    best = min(best, m.via_row[(low.bit_length() - 1) // 5].get(ship, INF))
                     vir ^= low
-                for r in rows:
-                    for cell in m.row_cells[r]:
-                        d = dist.get(cell)
-                        if d is not None:
-                            best = min(best, d + m.to_earth[cell] - 1)
                 need_ship = max(need_ship, best)
         pod = st[POD]
         if pod is not None and pod != EARTH:

@@ -169,3 +169,35 @@ def test_rows_three_or_more_below_the_ship_are_forgotten():
     assert rb._key(changed(st[SHIP][0] - 3)) != rb._key(st)  # two rows below
     kept = Heuristic(m).relaxed
     assert kept._key(far) != kept._key(st)
+
+
+def test_grid_bounds_through_a_virus_read_the_per_row_table():
+    """The grid bound of a ship that still needs a virus (``search.Heuristic``
+    and the relaxed game's ``_grid_bound``) reads ``Model.via_row``: per row,
+    the fewest Fly actions to Earth through one of its cells. Both equal the
+    direct scan of the Fly distances over the cells of every row holding a
+    virus token, for every cell and every set of the tokens still on the
+    board, on instances whose rows boost differently."""
+    from sensor_ghosts.solver.relaxed import _CELLS
+    from sensor_ghosts.solver.search import SAMPLES
+
+    checked = 0
+    for seed in range(8):
+        setup = generate_setup(seed=seed)
+        m = Model(initial_state(setup, setup.deal), "deal")
+        h = Heuristic(m)
+        bits = [b for b in range(35) if (m.virus_bits >> b) & 1]
+        for pick in range(1, 1 << len(bits)):
+            vir = sum(1 << b for k, b in enumerate(bits) if (pick >> k) & 1)
+            rows = {b // 5 + 1 for b in range(35) if (vir >> b) & 1}
+            got = h.relaxed._grid_bound(vir)
+            for i, pos in enumerate(_CELLS):
+                d = m.dist[pos]
+                want = min((d[q] + m.to_earth[q] - 1 for r in rows for q in [(r, c) for c in range(1, 6)] if q in d),
+                           default=INF)
+                assert got[i] == want, (seed, vir, pos)
+                st = m.root_state()
+                st = (pos, *st[1:SAMPLES], vir, *st[SAMPLES + 1:])
+                assert h._actions(st) == (INF if want >= INF else max(m.to_earth[pos], want)), (seed, vir, pos)
+                checked += 1
+    assert checked == 8 * 7 * 36
