@@ -1,7 +1,7 @@
 """Two versions of the solver, timed side by side in one process.
 
     python benchmarks/compare.py OLD_CHECKOUT NEW_CHECKOUT [--mode deal] [--seeds 0-59]
-                                 [--rounds 3] [--objective turns]
+                                 [--rounds 3] [--objective turns] [--variant solo]
 
 Timing on a small shared machine drifts by 10-40 % from minute to minute, more
 than most single changes gain, so two benchmark runs one after the other say
@@ -17,7 +17,9 @@ Each checkout's ``sensor_ghosts`` package is copied under another name
 package imports itself relatively, so both live in one process (each with its
 own compiled kernel, built on first use: the first run takes a minute more).
 A checkout is any folder holding a ``sensor_ghosts`` package, e.g. one made by
-``git worktree add /tmp/old <commit>``.
+``git worktree add /tmp/old <commit>``. ``--variant`` takes the setups of
+``benchmarks/solve.py``'s variants: solo, 4p (four players) or pod (the escape
+pod).
 """
 
 from __future__ import annotations
@@ -30,10 +32,20 @@ import tempfile
 import time
 from pathlib import Path
 
+# The rule options of ``benchmarks/solve.py``'s variants.
+VARIANTS = {"solo": {}, "4p": {"players": 4}, "pod": {"escape_pod": True}}
 
-def _load(root: Path, name: str, into: Path):
+
+def _load(root: Path, name: str, into: Path, variant: str):
+    """(setup of a seed, the solver module) of the checkout at ``root``."""
     shutil.copytree(root / "sensor_ghosts", into / name, ignore=shutil.ignore_patterns("__pycache__"))
-    return importlib.import_module(f"{name}.generators"), importlib.import_module(f"{name}.solver")
+    gen = importlib.import_module(f"{name}.generators")
+    options = importlib.import_module(f"{name}.rules.options").RuleOptions(**VARIANTS[variant])
+
+    def setup(seed: int):
+        return gen.generate_setup(seed=seed, options=options)
+
+    return setup, importlib.import_module(f"{name}.solver")
 
 
 def _seeds(text: str) -> list[int]:
@@ -50,6 +62,7 @@ def main() -> None:
     ap.add_argument("--rounds", type=int, default=3)
     ap.add_argument("--objective", default="turns", choices=["turns", "cards", "turns-only"])
     ap.add_argument("--timeout", type=float, default=30.0)
+    ap.add_argument("--variant", default="solo", choices=sorted(VARIANTS))
     a = ap.parse_args()
     for root in (a.old, a.new):
         if not (root / "sensor_ghosts").is_dir():
@@ -58,16 +71,17 @@ def main() -> None:
     print("command: python " + " ".join(sys.argv))
     with tempfile.TemporaryDirectory() as tmp:
         sys.path.insert(0, tmp)
-        versions = {"old": _load(a.old, "sg_old", Path(tmp)), "new": _load(a.new, "sg_new", Path(tmp))}
-        for gen, sol in versions.values():  # compile or load each kernel before timing
-            sol.solve(gen.generate_setup(seed=1000), mode=a.mode, objective=a.objective, timeout=60)
+        versions = {"old": _load(a.old, "sg_old", Path(tmp), a.variant),
+                    "new": _load(a.new, "sg_new", Path(tmp), a.variant)}
+        for setup_of, sol in versions.values():  # compile or load each kernel before timing
+            sol.solve(setup_of(1000), mode=a.mode, objective=a.objective, timeout=60)
         best: dict[str, dict[int, float]] = {v: {} for v in versions}
         result: dict[str, dict[int, tuple]] = {v: {} for v in versions}
         for s in seeds:
             for r in range(a.rounds):
                 for v in ("old", "new") if (r + s) % 2 == 0 else ("new", "old"):
-                    gen, sol = versions[v]
-                    setup = gen.generate_setup(seed=s)
+                    setup_of, sol = versions[v]
+                    setup = setup_of(s)
                     t0 = time.process_time()
                     out = sol.solve(setup, mode=a.mode, objective=a.objective, timeout=a.timeout)
                     dt = time.process_time() - t0

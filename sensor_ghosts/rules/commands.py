@@ -87,9 +87,10 @@ def card_plays(state: GameState, played: frozenset[int] = frozenset()) -> Iterat
                         yield Play((pc, PlayedCard(a, p), PlayedCard(b, q)), TRIPLE)
 
 
-# The action kinds of Fly/Peek, of a Deep Scan, and all of them.
+# The action kinds of Fly/Peek, of a Deep Scan, of a Shields card, and all.
 _MOVES = frozenset((ActionKind.FLY, ActionKind.PEEK))
 _SCANS = frozenset((ActionKind.FLIP, ActionKind.SHIFT))
+_SHIELDS = frozenset((ActionKind.SHIELDS,))
 _ANY = frozenset(ActionKind)
 
 
@@ -108,7 +109,7 @@ def _scope(state: GameState, play: Play) -> tuple[frozenset[ActionKind], tuple[D
     if kind is CommandKind.DEEP_SCAN:
         return _SCANS, ()
     if kind is CommandKind.SHIELDS:
-        return frozenset((ActionKind.SHIELDS,)), ()
+        return _SHIELDS, ()
     return _ANY, DIRECTIONS  # the Wild
 
 

@@ -702,8 +702,8 @@ class Model:
         ('pod-once-per-turn', first of two actions), so no pod direction is
         chosen. ``actions``: the actions to consider instead of
         ``self.actions(b, flipped)`` (``solver.split`` asks for one of each
-        pay class). ``paid``: only plays that may leave that cards' (the
-        heading aside, which the command sets)."""
+        pay class). ``paid``: only the plays that leave the hands, deck and
+        pass of the card state ``paid`` (the caller matches the rest)."""
         hands, deck, disc, head, pass2, active = cards
         every = self.actions(b, flipped) if actions is None else actions
         pod_free = pod_moves and b.pod is not None and b.pod != EARTH
