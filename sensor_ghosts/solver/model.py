@@ -503,6 +503,18 @@ class Model:
         self.dist, self.to_earth, self.via_row = _fly_distances(boosty)
         self.actions_per_turn = 2 if self.second_ok else 1
 
+    def through_virus(self, pos: tuple[int, int], vir: int, none: int) -> int:
+        """Fewest Fly actions from ``pos`` to Earth through a cell of a row
+        holding one of the virus tokens ``vir`` (bits as ``SAMPLES``), or
+        ``none`` when there is no such way (the grid bound of a ship that
+        still needs a virus: ``search.Heuristic``, ``relaxed``)."""
+        best = none
+        while vir:
+            low = vir & -vir
+            best = min(best, self.via_row[(low.bit_length() - 1) // 5].get(pos, none))
+            vir ^= low
+        return best
+
     # ----- cards ------------------------------------------------------------------
     def _reshuffled(self, disc: tuple) -> tuple:
         """[D15], [D22]: the discard pile and the Wild, in ranking order (deal) or

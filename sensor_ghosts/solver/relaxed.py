@@ -441,8 +441,8 @@ class RelaxedBound:
         grid's moves, so it never exceeds the relaxed distance."""
         got = self._grid_cache.get(vir)
         if got is None:
-            vias = [self.m.via_row[r] for r in {b // 5 for b in range(35) if (vir >> b) & 1}]
-            got = np.array([min([via.get(pos, INF) for via in vias], default=INF) for pos in _CELLS] + [0],
-                           dtype=np.int64)
+            got = np.zeros(kernel.N_CELLS, dtype=np.int64)  # Earth (EARTH_IDX): 0
+            for i, pos in enumerate(_CELLS):
+                got[i] = self.m.through_virus(pos, vir, INF)
             self._grid_cache[vir] = got
         return got

@@ -193,12 +193,7 @@ class Heuristic:
                 vir = st[SAMPLES] & m.virus_bits
                 if _popcount(vir) + held < m.need:
                     return INF
-                best = INF
-                while vir:
-                    low = vir & -vir
-                    best = min(best, m.via_row[(low.bit_length() - 1) // 5].get(ship, INF))
-                    vir ^= low
-                need_ship = max(need_ship, best)
+                need_ship = max(need_ship, m.through_virus(ship, vir, INF))
         pod = st[POD]
         if pod is not None and pod != EARTH:
             need_ship = max(need_ship, math.ceil((8 - pod[0]) / 3))
