@@ -66,6 +66,17 @@ has that many turns finds T with the A* under 'turns-only': ``api._split_solve``
   into the reshuffled pile at most the deck and the cards of the turn that
   empties it (``push``), not every card still to play (44 % of the nodes
   at that priority went, 2,256 -> 1,263 on 20 median setups).
+* **Lazy draws** (open mode, one player; ``lazy_draws`` says why it is
+  exact): a card drawn is decided only when it is played, as any card of
+  the pile it came from. One root instead of one per opening hand, and one
+  card state after a draw instead of one per multiset drawn: on the middle
+  40 setups (open mode) the card states a solve expands, by turn, went
+  163 -> 43 (nodes 344 -> 288, with the pops below). The optimum's card
+  states are made real (``_real_cards``) and replayed like any other. A
+  node of pending cards pays for most keys with one card, so it works out
+  one key's grid turns a pop and comes back for the next (``push``'s
+  ``resume``): where a win lies below the first, the others are never
+  worked out.
 * **Dominance.** A card state with no heading is at least as good as the same
   one with a heading, at no more cards ([D11]: no heading allows all that a
   heading allows, and every command sets the next heading whatever the one
@@ -90,6 +101,7 @@ import time
 from collections.abc import Callable
 
 from ..rules.geometry import DIRECTIONS, EARTH
+from . import lazy_draws
 from .model import FLY, HANDS, KIND_FLY, PEEK, PEND, SCAN, SHIELDS, SHIFT, Model, pay_class
 from .search import Heuristic, SearchOutcome
 
@@ -100,8 +112,9 @@ NO_CARDS = ((), (), (), None, False, 0)
 SKIP = ("skip", None)
 # The forms of ``fewest_cards``' payments: final (card state ids), by the
 # hands after (``hand_payments``), by places in a lone player's hand
-# (``solo_payments``).
-FINAL, BY_HANDS, BY_PLACES = range(3)
+# (``solo_payments``), a lone player's in open mode by cards played
+# (``lazy_draws``).
+FINAL, BY_HANDS, BY_PLACES, LAZY = range(4)
 # The Peeks' pay classes' shared entry in ``GridHalf.nexts``' tables.
 ANY_PEEK = (PEEK, None)
 # One action of each pay class: the same cards pay for every action of a class.
@@ -340,6 +353,7 @@ def fewest_cards(
     max_states: int = 3_000_000,
     heuristic: Heuristic | None = None,
     progress: Callable[[dict], None] | None = None,
+    lazy: bool | None = None,
 ) -> SearchOutcome:
     """The plan of exactly ``turns`` turns with the fewest cards, then the
     most cards left, from ``roots`` (``applies`` must hold); ``turns`` must
@@ -347,12 +361,16 @@ def fewest_cards(
     'unsolvable' says no plan has that many. Status 'unknown' (bound
     ``turns``) when ``deadline`` passes or more than ``max_nodes`` nodes or
     ``max_states`` states would be needed. ``heuristic``: the one the search
-    for ``turns`` used, if any (its learned bounds carry over)."""
+    for ``turns`` used, if any (its learned bounds carry over). ``lazy``:
+    draws decided as the cards are played (``lazy_draws``; by default
+    wherever it applies, open mode with one player; False for the tests,
+    which check it against the draws branched on)."""
     t_start = time.perf_counter()
     last_report = t_start
     grid = GridHalf(model, turns, heuristic)
     base = model.branch_of(roots[0][0])
     players = model.players
+    lazy = lazy_draws.applies(model) if lazy is None else lazy and lazy_draws.applies(model)
     # Card states are big tuples too: ids, as for grids. ``free_of[id]`` is
     # the id of the same card state with no heading (None if it has none),
     # for the dominance test.
@@ -422,6 +440,11 @@ def fewest_cards(
         got = built.get((cid, k))
         if got is None:
             cards = cards_of[cid]
+            if form == LAZY:
+                got = built[(cid, k)] = [
+                    (card_id(lazy_draws.after_play(cards, after, played, take, arrow)), len(played))
+                    for after, played, take, arrow in what]
+                return got
             if form == BY_PLACES:
                 hand = cards[0][0]
                 what = [((tuple(hand[i] for i in kept),), tuple(hand[i] for i in pos), arrow)
@@ -437,7 +460,10 @@ def fewest_cards(
         second-pass deck runs out."""
         got = after_draw.get(c1)
         if got is None:
-            got = after_draw[c1] = [card_id(cards2) for cards2, _drawn in model.after_draw(cards_of[c1])]
+            if lazy:
+                got = after_draw[c1] = [card_id(cards2) for cards2 in lazy_draws.draw(model, cards_of[c1])]
+            else:
+                got = after_draw[c1] = [card_id(cards2) for cards2, _drawn in model.after_draw(cards_of[c1])]
         return got
 
     # A* over (turn, grid, cards) for the fewest cards, then the most cards
@@ -449,17 +475,21 @@ def fewest_cards(
     root_of = {}
     seq = 0
 
-    def push(key: tuple, g: int, h: int | None = None, stage: int = -1) -> None:
+    def push(key: tuple, g: int, h: int | None = None, stage: int = -1, resume: int = 0,
+             later: int | None = None) -> None:
         """Onto the heap at priority g + h (h: the bound on the cards still to
         play, unless given), its options with a bound above ``stage`` still to
-        expand."""
+        expand, from its key ``resume`` on (``keyed``' order; the node comes
+        back at the same priority to go on there), ``later`` the least bound
+        of the commands it left for a later stage so far."""
         nonlocal seq
         t, _gid, cid = key
         hands, deck, disc, _head, pass2, _active = cards_of[cid]
         if h is None:
             h = grid.h.cards_for_turns(turns - t, hands)
         held = sum(len(x) for x in hands)
-        big_l = held + len(deck) + g
+        n_deck = len(deck) - lazy_draws.pending(hands[0]) if lazy else len(deck)
+        big_l = held + n_deck + g
         # The cards a win of g + h cards takes from the deck: solo, what the
         # turns but the last play (hands are full at the start of a turn);
         # else at most its cards (a helper's [D18] deck top included) and what
@@ -473,13 +503,13 @@ def fewest_cards(
             # that turn's cards have joined the pile. A turn plays at most
             # the hand, and each of the other turns left at least one card
             # ([D10]); the last turn draws none (§4).
-            joined = min(taken, len(deck) + min(model.limit, h - (turns - t - 1)))
+            joined = min(taken, n_deck + min(model.limit, h - (turns - t - 1)))
         else:
             taken = h + model.limit * players - held
             joined = h
-        if not pass2 and taken > len(deck):
+        if not pass2 and taken > n_deck:
             big_l += len(disc) + joined + 1
-        heapq.heappush(heap, (g + h, -big_l, -t, seq, key, g, stage))
+        heapq.heappush(heap, (g + h, -big_l, -t, seq, key, g, stage, resume, later))
         seq += 1
 
     shape: dict[int, tuple] = {}
@@ -500,6 +530,16 @@ def fewest_cards(
         if got is not None:
             return got
         hands, _deck, _disc, head, _pass2, _active = cards_of[cid]
+        if lazy and hands[0]:
+            tk = (hands[0], lazy_draws.available(_deck, lazy_draws.pending(hands[0]), len(classes)), head)
+            got = solo_shape.get(tk)
+            if got is None:
+                paying = lazy_payments(model, base, hands[0], _deck, head, paid_by)
+                got = solo_shape[tk] = (LAZY, sorted(
+                    ((k, what, min(len(played) for _, played, _, _ in what), None) for k, what in paying.items()),
+                    key=_least))
+            shape[cid] = got
+            return got
         if players == 1 and hands[0]:
             tk = (tuple(classes[t] for t in hands[0]), head)
             got = solo_shape.get(tk)
@@ -536,14 +576,15 @@ def fewest_cards(
     live = grid._live  # (read directly in the loop: one lookup a node)
     # A node: (turn, grid id, card state id).
     gid0 = grid.grid_id(grid_key(roots[0][0]))
-    for st, rec in roots:
-        key = (0, gid0, card_id(st[HANDS:PEND]))
+    for st, rec in roots if not lazy else [(None, None)]:
+        # Lazy: one root, its opening hand pending (``lazy_draws``).
+        key = (0, gid0, card_id(lazy_draws.root_cards(model, roots) if lazy else st[HANDS:PEND]))
         root_of[key] = (st, rec)
         best[key] = 0
         push(key, 0)
     nodes = 0
     while heap:
-        f, _, _, _, key, g, stage = heapq.heappop(heap)
+        f, _, _, _, key, g, stage, resume, later = heapq.heappop(heap)
         if key[0] == "won":
             _, last, pc, c1, n = key
             break
@@ -576,9 +617,10 @@ def fewest_cards(
         if table is None:
             table = grid.live(gid, t)
         form, items = keyed(cid)
-        later = None
         rest = turns - t - 1  # turns after this one
-        for k, what, least_n, pairs in items:
+        worked = paused = False
+        for i in range(resume, len(items)):
+            k, what, least_n, pairs = items[i]
             pc, pod = k
             # The least bound of the key's commands, read before any card
             # state after them is built: most keys are never asked for.
@@ -594,6 +636,19 @@ def fewest_cards(
                 continue
             nexts = table.get(k)
             if nexts is None:
+                if worked and lazy:
+                    # With pending cards (``lazy_draws``) a node may pay for
+                    # every key with one card, and would work out the grid's
+                    # turns of them all. One key's a pop: the node comes back
+                    # at the same priority, after its children (deeper
+                    # first), to go on from this key; where a win of this
+                    # priority lies below one key, the others are never
+                    # worked out. (With dealt cards, which pay for fewer keys
+                    # at a time, the extra pops cost more than they save.)
+                    push(key, g, f - g, stage, i, later)
+                    paused = True
+                    break
+                worked = True
                 nexts = grid.nexts(table, gid, t, pod, pc)
             if not nexts:
                 continue
@@ -610,8 +665,9 @@ def fewest_cards(
                     if nxt is None:
                         # A win on the last turn: no draw (§4).
                         hands, deck = cards_of[c1][:2]
-                        big_l = sum(len(x) for x in hands) + len(deck) + g2
-                        heapq.heappush(heap, (g2, -big_l, -turns - 1, seq, ("won", key, pc, c1, n), g2, -1))
+                        n_deck = len(deck) - lazy_draws.pending(hands[0]) if lazy else len(deck)
+                        big_l = sum(len(x) for x in hands) + n_deck + g2
+                        heapq.heappush(heap, (g2, -big_l, -turns - 1, seq, ("won", key, pc, c1, n), g2, -1, 0, None))
                         seq += 1
                         continue
                     for c2 in drawn(c1):
@@ -628,7 +684,7 @@ def fewest_cards(
                             best[key2] = g2
                             parent[key2] = (key, pc, n, c1)
                             push(key2, g2)
-        if later is not None:
+        if later is not None and not paused:
             push(key, g, later - g, f)
     else:
         return SearchOutcome("unsolvable", None, None, None, nodes)
@@ -639,8 +695,37 @@ def fewest_cards(
     root = root_of[steps[0][0]]
     steps = [((t, grid.grids[gid], cards_of[cid]), pc, n, cards_of[paid])
              for (t, gid, cid), pc, n, paid in steps]
-    path = _concrete(model, root, steps, cards_of[c1])
+    last_cards = cards_of[c1]
+    if lazy:
+        root, steps, last_cards = _real_cards(model, roots, steps, last_cards)
+    path = _concrete(model, root, steps, last_cards)
     return SearchOutcome("solved", path, (turns, f), None, nodes)
+
+
+def lazy_payments(model: Model, base, hand: tuple, pool: tuple, head, memo: dict) -> dict[tuple, list]:
+    """``hand_payments`` of a lone player's lazy ``hand`` (``lazy_draws``):
+    (pay class, pod move) -> every (hand after, cards played, pool cards
+    they take, heading after); ``memo`` as ``_play_keys``'. The same for
+    every pool of the same ``lazy_draws.available``, so the card search
+    works it out once per such pool."""
+    what: dict[tuple, list] = {}
+    for played, how, after, take in lazy_draws.plays(model, hand, pool):
+        for k, arrow in _play_keys(model, base, tuple((t, 0) for t in played), how, head, memo):
+            what.setdefault(k, []).append((after, played, take, arrow))
+    return what
+
+
+def _real_cards(model: Model, roots: list, steps: list, last_cards: tuple) -> tuple[tuple, list, tuple]:
+    """A lazy optimum's root, steps and last card state with real cards
+    (``lazy_draws.concrete_cards``), for ``_concrete``: the root is the one
+    of ``roots`` whose opening hand the plan draws."""
+    states = [x for (node, _pc, _n, paid) in steps for x in (node[2], paid)][:-1] + [last_cards]
+    real = lazy_draws.concrete_cards(model, states)
+    first = real[0]
+    root = next(((st, rec) for st, rec in roots if st[HANDS:PEND] == first), None)
+    assert root is not None, "lazy draws: the plan's opening hand is no root's"
+    steps = [((t, gk, real[2 * i]), pc, n, real[2 * i + 1]) for i, ((t, gk, _c), pc, n, _p) in enumerate(steps)]
+    return root, steps, real[-1]
 
 
 def _least(item: tuple) -> int:

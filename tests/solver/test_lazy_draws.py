@@ -1,0 +1,143 @@
+"""Draws decided as the cards are played (``solver.lazy_draws``, open mode,
+one player) against the card search that branches on every draw."""
+
+from __future__ import annotations
+
+import random
+from collections import Counter
+from itertools import combinations_with_replacement
+
+import pytest
+from instances import VARIANTS, near_earth
+
+from sensor_ghosts.generators import generate_setup
+from sensor_ghosts.rules.options import RuleOptions
+from sensor_ghosts.solver import lazy_draws, split
+from sensor_ghosts.solver.api import start_state
+from sensor_ghosts.solver.lazy_draws import ANY
+from sensor_ghosts.solver.model import DECK, HANDS, PASS2, Model
+from sensor_ghosts.solver.search import astar, cards_left
+
+
+def _model(instance):
+    start, fresh = start_state(instance, "open", None)
+    m = Model(start, "open")
+    if fresh:
+        return m, [(st, ("deal", d)) for st, d in m.open_roots()]
+    return m, [(m.root_state(), None)]
+
+
+def _fewest(instance, lazy: bool):
+    """(status, turns, cards, cards left) and the path of the card search,
+    with lazy or branched draws, at the fewest turns."""
+    m, roots = _model(instance)
+    first = astar(m, roots, objective="turns-only", timeout=60)
+    if first.status != "solved":
+        return (first.status,), None
+    m, roots = _model(instance)  # fresh caches: nothing shared
+    out = split.fewest_cards(m, roots, first.value[0], lazy=lazy)
+    assert out.status == "solved"
+    return (out.status, *out.value, cards_left(out.path[-1][0])), out.path
+
+
+@pytest.mark.parametrize(("seed", "variant"), [(0, "solo"), (3, "solo"), (9, "solo"), (21, "solo"), (4, "pod")])
+def test_lazy_draws_agree_with_branched_draws_on_whole_games(seed, variant):
+    setup = generate_setup(seed=seed, options=VARIANTS.get(variant, RuleOptions()))
+    lazy, path = _fewest(setup, True)
+    branched, _ = _fewest(setup, False)
+    assert lazy == branched
+    # The plan's path is made of real card states: no pending card is left.
+    assert all(ANY not in st[HANDS][0] for st, _ in path)
+
+
+def test_lazy_draws_agree_near_earth_through_the_reshuffle():
+    # Mid-game, most of the deck drawn: the reshuffle ([D15]) and the second
+    # pass, with the Wild in the pool, come within the plans.
+    passes = 0
+    for seed in range(300, 316):
+        state = near_earth(seed)
+        lazy, path = _fewest(state, True)
+        branched, _ = _fewest(state, False)
+        assert lazy == branched, seed
+        if path is not None and path[-1][0][PASS2] and not path[0][0][PASS2]:
+            passes += 1
+    assert passes >= 3  # the reshuffle is met, not only passed by
+
+
+def _completions(hand: tuple, pool: tuple):
+    """Every real hand lazy ``hand`` may stand for: its pending cards taken
+    from ``pool``."""
+    known = tuple(t for t in hand if t < ANY)
+    for picks in combinations_with_replacement(sorted(set(pool)), hand.count(ANY)):
+        if not Counter(picks) - Counter(pool):  # no more of a type than the pool holds
+            yield tuple(sorted(known + picks))
+
+
+def test_plays_are_those_of_every_hand_the_pending_cards_may_be():
+    m, _ = _model(generate_setup(seed=5))
+    types = list(range(len(m.tok_kind)))
+    rng = random.Random(7)
+    for _ in range(300):
+        # One Wild in the game; pending cards only while the deck holds a card.
+        plain = [t for t in types if t != m.wild_tok]
+        cards = [rng.choice(plain) for _ in range(rng.randint(0, 9))] + [m.wild_tok]
+        rng.shuffle(cards)
+        split_at = rng.randint(0, 3)
+        known, pool = tuple(sorted(cards[:split_at])), tuple(sorted(cards[split_at:]))
+        if not pool:
+            continue
+        hand = known + (ANY,) * rng.randint(0, min(m.limit - len(known), len(pool) - 1))
+        if not hand:
+            continue
+        mine = {(played, how) for played, how, _after, _take in lazy_draws.plays(m, hand, pool)}
+        real = set()
+        for h in _completions(hand, pool):
+            for cards, how, *_ in m.plays((h,), (), (), False, 0):
+                real.add((tuple(sorted(t for t, _ in cards)), how))
+        assert mine == real, (hand, pool)
+        # What a play leaves: the hand's other cards, known ones first played.
+        for played, _how, after, take in lazy_draws.plays(m, hand, pool):
+            assert len(after) + len(played) == len(hand)
+            assert not Counter(take) - Counter(pool)
+            assert Counter(t for t in after if t < ANY) + Counter(played) - Counter(take) == Counter(
+                t for t in hand if t < ANY)
+
+
+def test_a_lazy_draw_stands_for_every_draw():
+    m, roots = _model(generate_setup(seed=8))
+    pool = roots[0][0][HANDS][0] + roots[0][0][DECK]
+    rng = random.Random(3)
+    for _ in range(200):
+        cards = list(pool)
+        rng.shuffle(cards)
+        hand = tuple(sorted(cards[: rng.randint(0, m.limit - 1)]))
+        deck = tuple(sorted(cards[len(hand): len(hand) + rng.randint(0, 5)]))
+        disc = tuple(sorted(cards[len(hand) + len(deck):]))
+        pass2 = rng.random() < 0.3
+        state = ((hand,), deck, disc, None, pass2, 0)
+        real = {c for c, _drawn in m.after_draw(state)}
+        lazy = lazy_draws.draw(m, state)
+        if not real:
+            assert lazy == []
+            continue
+        [(lhands, lpool, *rest)] = lazy
+        k = lazy_draws.pending(lhands[0])
+        known = lhands[0][: len(lhands[0]) - k]
+        stands_for = set()
+        for picks in set(combinations_with_replacement(lpool, k)):
+            if Counter(picks) - Counter(lpool):
+                continue
+            left = Counter(lpool) - Counter(picks)
+            stands_for.add(((tuple(sorted(known + picks)),), tuple(sorted(left.elements())), *rest))
+        assert stands_for == real, state
+
+
+def test_pending_cards_settle_when_the_deck_holds_none():
+    m, roots = _model(generate_setup(seed=2))
+    pool = tuple(sorted(roots[0][0][HANDS][0] + roots[0][0][DECK]))
+    lazy = lazy_draws.root_cards(m, roots)
+    assert lazy[0] == ((ANY,) * m.limit,) and lazy[1] == pool and lazy_draws.deck_size(lazy) == len(pool) - m.limit
+    # A hand that empties the deck knows its cards: they are the pool's.
+    last = ((ANY,) * (m.limit - 1),), pool[: m.limit], (), None, False, 0
+    [after] = lazy_draws.draw(m, last)
+    assert after[0] == (pool[: m.limit],) and after[1] == () and not after[PASS2 - HANDS]
