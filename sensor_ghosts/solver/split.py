@@ -705,13 +705,21 @@ def fewest_cards(
 def lazy_payments(model: Model, base, hand: tuple, pool: tuple, head, memo: dict) -> dict[tuple, list]:
     """``hand_payments`` of a lone player's lazy ``hand`` (``lazy_draws``):
     (pay class, pod move) -> every (hand after, cards played, pool cards
-    they take, heading after); ``memo`` as ``_play_keys``'. The same for
-    every pool of the same ``lazy_draws.available``, so the card search
-    works it out once per such pool."""
+    they take, heading after); ``memo`` as ``_play_keys``' (it keeps the
+    plays too). The same for every pool of the same
+    ``lazy_draws.available``, so the card search works it out once per such
+    pool and heading."""
+    # The plays themselves do not depend on the heading: once per hand and
+    # pool for every heading.
+    pk = ("lazy plays", hand, lazy_draws.available(pool, lazy_draws.pending(hand), len(model.tok_kind)))
+    plays = memo.get(pk)
+    if plays is None:
+        plays = memo[pk] = [(tuple((t, 0) for t in played), how, (after, played, take))
+                            for played, how, after, take in lazy_draws.plays(model, hand, pool)]
     what: dict[tuple, list] = {}
-    for played, how, after, take in lazy_draws.plays(model, hand, pool):
-        for k, arrow in _play_keys(model, base, tuple((t, 0) for t in played), how, head, memo):
-            what.setdefault(k, []).append((after, played, take, arrow))
+    for pairs, how, item in plays:
+        for k, arrow in _play_keys(model, base, pairs, how, head, memo):
+            what.setdefault(k, []).append((*item, arrow))
     return what
 
 
