@@ -4,11 +4,16 @@ one player) against the card search that branches on every draw."""
 from __future__ import annotations
 
 import random
+import sys
 from collections import Counter
 from itertools import combinations_with_replacement
+from pathlib import Path
 
 import pytest
 from instances import VARIANTS, near_earth
+
+sys.path.insert(0, str(Path(__file__).parents[1]))
+from factories import outputs_under_hash_seeds  # noqa: E402
 
 from sensor_ghosts.generators import generate_setup
 from sensor_ghosts.rules.options import RuleOptions
@@ -141,3 +146,16 @@ def test_pending_cards_settle_when_the_deck_holds_none():
     last = ((ANY,) * (m.limit - 1),), pool[: m.limit], (), None, False, 0
     [after] = lazy_draws.draw(m, last)
     assert after[0] == (pool[: m.limit],) and after[1] == () and not after[PASS2 - HANDS]
+
+
+def test_hash_seed_does_not_change_the_open_mode_plan():
+    # The lazy card states and the plan made real from them follow no set or
+    # hash order: the same plan (and deal) under any PYTHONHASHSEED.
+    code = (
+        "from sensor_ghosts.generators import generate_setup\n"
+        "from sensor_ghosts.solver import solve\n"
+        "for s in (4, 24):\n"
+        "    r = solve(generate_setup(seed=s), mode='open', timeout=60)\n"
+        "    print(r.nodes, r.plan.to_json_text())\n"
+    )
+    assert len(outputs_under_hash_seeds(code)) == 1
