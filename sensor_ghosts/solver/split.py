@@ -66,12 +66,13 @@ has that many turns finds T with the A* under 'turns-only': ``api._split_solve``
   into the reshuffled pile at most the deck and the cards of the turn that
   empties it (``push``), not every card still to play (44 % of the nodes
   at that priority went, 2,256 -> 1,263 on 20 median setups).
-* **Lazy draws** (open mode, one player; ``lazy_draws`` says why it is
-  exact): a card drawn is decided only when it is played, as any card of
-  the pile it came from. One root instead of one per opening hand, and one
-  card state after a draw instead of one per multiset drawn: on the middle
-  40 setups (open mode) the card states a solve expands, by turn, went
-  163 -> 43 (nodes 344 -> 288, with the pops below). The optimum's card
+* **Lazy draws** (open mode, one player or three or four; ``lazy_draws``
+  says why it is exact): a card drawn is decided only when it is played, as
+  any card of the pile it came from. One root instead of one per choice of
+  opening hands, and one card state after a draw instead of one per multiset
+  drawn: on the middle 40 solo setups (open mode) the card states a solve
+  expands, by turn, went 163 -> 43 (nodes 344 -> 288, with the pops below);
+  four players, setups 0-7: nodes 11,000-193,000 -> 280-9,600. The optimum's card
   states are made real (``_real_cards``) and replayed like any other. A
   node of pending cards pays for most keys with one card, so it works out
   one key's grid turns a pop and comes back for the next (``push``'s
@@ -363,8 +364,8 @@ def fewest_cards(
     ``max_states`` states would be needed. ``heuristic``: the one the search
     for ``turns`` used, if any (its learned bounds carry over). ``lazy``:
     draws decided as the cards are played (``lazy_draws``; by default
-    wherever it applies, open mode with one player; False for the tests,
-    which check it against the draws branched on)."""
+    wherever it applies: open mode with one player, or three or four; False
+    for the tests, which check it against the draws branched on)."""
     t_start = time.perf_counter()
     last_report = t_start
     grid = GridHalf(model, turns, heuristic)
@@ -488,7 +489,7 @@ def fewest_cards(
         if h is None:
             h = grid.h.cards_for_turns(turns - t, hands)
         held = sum(len(x) for x in hands)
-        n_deck = len(deck) - lazy_draws.pending(hands[0]) if lazy else len(deck)
+        n_deck = len(deck) - lazy_draws.pending_all(hands) if lazy else len(deck)
         big_l = held + n_deck + g
         # The cards a win of g + h cards takes from the deck: solo, what the
         # turns but the last play (hands are full at the start of a turn);
@@ -529,8 +530,21 @@ def fewest_cards(
         got = shape.get(cid)
         if got is not None:
             return got
-        hands, _deck, _disc, head, _pass2, _active = cards_of[cid]
-        if lazy and hands[0]:
+        hands, _deck, _disc, head, _pass2, active = cards_of[cid]
+        if lazy and players > 1 and hands[active]:
+            n_pend = lazy_draws.pending_all(hands)
+            tk = (hands, lazy_draws.available(_deck, n_pend, len(classes)), len(_deck) == n_pend, head, active)
+            got = solo_shape.get(tk)
+            if got is None:
+                items = []
+                for k, what in team_payments(model, base, hands, _deck, head, active, paid_by).items():
+                    distinct = {(len(played), sum(1 for hand in after if not hand)): (len(played), after)
+                                for after, played, _, _ in what}
+                    items.append((k, what, min(n for n, _ in distinct.values()), list(distinct.values())))
+                got = solo_shape[tk] = (LAZY, items)
+            shape[cid] = got
+            return got
+        if lazy and players == 1 and hands[0]:
             tk = (hands[0], lazy_draws.available(_deck, lazy_draws.pending(hands[0]), len(classes)), head)
             got = solo_shape.get(tk)
             if got is None:
@@ -665,7 +679,7 @@ def fewest_cards(
                     if nxt is None:
                         # A win on the last turn: no draw (§4).
                         hands, deck = cards_of[c1][:2]
-                        n_deck = len(deck) - lazy_draws.pending(hands[0]) if lazy else len(deck)
+                        n_deck = len(deck) - lazy_draws.pending_all(hands) if lazy else len(deck)
                         big_l = sum(len(x) for x in hands) + n_deck + g2
                         heapq.heappush(heap, (g2, -big_l, -turns - 1, seq, ("won", key, pc, c1, n), g2, -1, 0, None))
                         seq += 1
@@ -719,6 +733,24 @@ def lazy_payments(model: Model, base, hand: tuple, pool: tuple, head, memo: dict
     what: dict[tuple, list] = {}
     for pairs, how, item in plays:
         for k, arrow in _play_keys(model, base, pairs, how, head, memo):
+            what.setdefault(k, []).append((*item, arrow))
+    return what
+
+
+def team_payments(model: Model, base, hands: tuple, pool: tuple, head, active: int,
+                  memo: dict) -> dict[tuple, list]:
+    """``lazy_payments`` of the active player of three or four
+    (``lazy_draws.team_plays``): (pay class, pod move) -> every (hands after,
+    cards played (types, sorted), pool cards they take, heading after)."""
+    n = lazy_draws.pending_all(hands)
+    pk = ("team plays", hands, lazy_draws.available(pool, n, len(model.tok_kind)), len(pool) == n, active)
+    plays = memo.get(pk)
+    if plays is None:
+        plays = memo[pk] = [(played, how, (after, tuple(sorted(t for t, _ in played)), take))
+                            for played, how, after, take in lazy_draws.team_plays(model, hands, pool, active)]
+    what: dict[tuple, list] = {}
+    for played, how, item in plays:
+        for k, arrow in _play_keys(model, base, played, how, head, memo):
             what.setdefault(k, []).append((*item, arrow))
     return what
 

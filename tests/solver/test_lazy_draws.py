@@ -1,12 +1,13 @@
 """Draws decided as the cards are played (``solver.lazy_draws``, open mode,
-one player) against the card search that branches on every draw."""
+one player or three or four) against the card search that branches on every
+draw."""
 
 from __future__ import annotations
 
 import random
 import sys
 from collections import Counter
-from itertools import combinations_with_replacement
+from itertools import combinations, combinations_with_replacement
 from pathlib import Path
 
 import pytest
@@ -17,10 +18,10 @@ from factories import outputs_under_hash_seeds  # noqa: E402
 
 from sensor_ghosts.generators import generate_setup
 from sensor_ghosts.rules.options import RuleOptions
-from sensor_ghosts.solver import lazy_draws, split
+from sensor_ghosts.solver import lazy_draws, solve, split
 from sensor_ghosts.solver.api import start_state
-from sensor_ghosts.solver.lazy_draws import ANY
-from sensor_ghosts.solver.model import DECK, HANDS, PASS2, Model
+from sensor_ghosts.solver.lazy_draws import ANY, ANY_NW
+from sensor_ghosts.solver.model import DECK, HANDS, KIND_FLY, PASS2, Model
 from sensor_ghosts.solver.search import astar, cards_left
 
 
@@ -55,12 +56,21 @@ def test_lazy_draws_agree_with_branched_draws_on_whole_games(seed, variant):
     assert all(ANY not in st[HANDS][0] for st, _ in path)
 
 
-def test_lazy_draws_agree_near_earth_through_the_reshuffle():
+@pytest.mark.parametrize(("players", "seed"), [(3, 1), (3, 2), (4, 1)])
+def test_lazy_draws_agree_with_branched_draws_with_more_players(players, seed):
+    setup = generate_setup(seed=seed, options=RuleOptions(players=players))
+    lazy = solve(setup, mode="open", timeout=60)  # (lazy by default; the plan is replayed)
+    branched, _ = _fewest(setup, False)
+    assert (lazy.status, lazy.turns, lazy.cards, lazy.plan.figures.cards_left) == branched
+
+
+@pytest.mark.parametrize("players", [1, 3, 4])
+def test_lazy_draws_agree_near_earth_through_the_reshuffle(players):
     # Mid-game, most of the deck drawn: the reshuffle ([D15]) and the second
-    # pass, with the Wild in the pool, come within the plans.
+    # pass, with the Wild in the pool ([D24]), come within the plans.
     passes = 0
     for seed in range(300, 316):
-        state = near_earth(seed)
+        state = near_earth(seed, RuleOptions(players=players))
         lazy, path = _fewest(state, True)
         branched, _ = _fewest(state, False)
         assert lazy == branched, seed
@@ -101,11 +111,84 @@ def test_plays_are_those_of_every_hand_the_pending_cards_may_be():
                 real.add((tuple(sorted(t for t, _ in cards)), how))
         assert mine == real, (hand, pool)
         # What a play leaves: the hand's other cards, known ones first played.
-        for played, _how, after, take in lazy_draws.plays(m, hand, pool):
+        for played, _how, (after,), take in lazy_draws.plays(m, hand, pool):
             assert len(after) + len(played) == len(hand)
             assert not Counter(take) - Counter(pool)
             assert Counter(t for t in after if t < ANY) + Counter(played) - Counter(take) == Counter(
                 t for t in hand if t < ANY)
+
+
+def _team_completions(m: Model, hands: tuple, pool: tuple):
+    """Every real set of hands lazy ``hands`` may stand for: their pending
+    cards dealt from ``pool``, an ``ANY_NW`` never the Wild."""
+    def rec(p, rest, done):
+        if p == len(hands):
+            yield done
+            return
+        h = hands[p]
+        known = tuple(t for t in h if t < ANY)
+        for picks in dict.fromkeys(combinations(sorted(rest), len(h) - len(known))):
+            if m.wild_tok in picks and ANY not in h:
+                continue
+            left = list(rest)
+            for t in picks:
+                left.remove(t)
+            yield from rec(p + 1, left, done + (tuple(sorted(known + picks)),))
+    yield from rec(0, list(pool), ())
+
+
+@pytest.mark.parametrize("players", [3, 4])
+def test_team_plays_are_those_of_every_deal_the_pending_cards_may_be(players):
+    m, _ = _model(generate_setup(seed=5, options=RuleOptions(players=players)))
+    types = list(range(len(m.tok_kind)))
+    plain = [t for t in types if t != m.wild_tok]
+    rng = random.Random(players)
+    for _ in range(150):
+        # One Wild in the game, on the second pass; hands of two.
+        cards = [rng.choice(plain) for _ in range(rng.randint(2 * players, 2 * players + 5))] + [m.wild_tok]
+        rng.shuffle(cards)
+        hands, pool = [], list(cards)
+        for _p in range(players):
+            size = rng.randint(0, m.limit)
+            known = tuple(sorted(pool.pop() for _ in range(rng.randint(0, size))))
+            n = size - len(known)
+            n_nw = rng.randint(0, n)
+            hands.append(known + (ANY,) * (n - n_nw) + (ANY_NW,) * n_nw)
+        n = sum(map(lazy_draws.pending, hands))
+        if rng.random() < 0.4:
+            pool = pool[-n:] if n else []  # the deck empty: the pending cards are the pool (the Wild among them)
+        hands, pool, active = tuple(hands), tuple(sorted(pool)), rng.randrange(players)
+        if not hands[active] or n > len(pool):
+            continue
+        mine = {(played, how) for played, how, _after, _take in lazy_draws.team_plays(m, hands, pool, active)}
+        real = set()
+        for dealt in _team_completions(m, hands, pool):
+            for played, how, *_ in m.plays(dealt, (), (), False, active):
+                real.add((tuple(played), how))
+        assert mine == real, (hands, pool, active)
+
+
+def test_a_pending_card_kept_across_a_three_card_play_is_not_the_wild():
+    # [D24]: the active player held it while playing three cards, so it was
+    # not the Wild then and never is; once the Wild has left the pool that
+    # no longer matters.
+    m, _ = _model(generate_setup(seed=5, options=RuleOptions(players=3)))
+    fly = next(t for t, k in enumerate(m.tok_kind) if k == KIND_FLY)
+    other = next(t for t, k in enumerate(m.tok_kind) if k != KIND_FLY and t != m.wild_tok)
+    hands = ((fly, ANY), (other,), (other,))
+    for pool, kept in (((fly, other, m.wild_tok), ANY_NW), ((fly, other, other), ANY)):
+        triples = [after for played, how, after, _t in lazy_draws.team_plays(m, hands, tuple(sorted(pool)), 0)
+                   if how == "triple" and played[0] == (fly, 0)]  # the known Fly card played, the pending one kept
+        assert triples and all(after[0] == (kept,) for after in triples)
+
+
+def test_the_reshuffle_deals_the_pool_to_the_pending_cards():
+    # Every way, each once; the Wild never to an ANY_NW.
+    m, _ = _model(generate_setup(seed=5, options=RuleOptions(players=3)))
+    w, f = m.wild_tok, next(t for t, k in enumerate(m.tok_kind) if k == KIND_FLY)
+    assert lazy_draws._deal_pool(m, ((ANY_NW,), (ANY,), ()), (f, w)) == [((f,), (w,), ())]
+    assert sorted(lazy_draws._deal_pool(m, ((ANY,), (f, ANY), ()), (f, w))) == sorted(
+        [((f,), (f, w), ()), ((w,), (f, f), ())])
 
 
 def test_a_lazy_draw_stands_for_every_draw():
