@@ -12,7 +12,7 @@ from dataclasses import dataclass
 from ..rules.errors import SensorGhostsError
 from ..rules.setup import Deal, Setup
 from ..rules.state import GameState, initial_state, random_deal
-from . import split
+from . import lazy_draws, split
 from .model import Model
 from .plan import Plan, build_plan, dealt_of
 from .search import Heuristic, SearchOutcome, astar, tty_progress
@@ -154,8 +154,10 @@ def solve(
         roots = [(st, ("deal", dealt)) for st, dealt in model.open_roots()]
     else:
         roots = [(model.root_state(), None)]
-    if objective == "turns" and split.applies(model, roots):
-        out = _split_solve(model, roots, t0, timeout, max_nodes, max_states, progress, max_turns)
+    if split.applies(model, roots) and (objective == "turns" or (
+            objective == "turns-only" and lazy_draws.applies(model))):
+        out = _split_solve(model, roots, t0, timeout, max_nodes, max_states, progress, max_turns,
+                           any_cards=objective == "turns-only")
     else:
         out = astar(model, roots, objective=objective, max_nodes=max_nodes, timeout=timeout,
                     max_states=max_states, progress=progress, max_turns=max_turns)
@@ -185,7 +187,7 @@ def solve(
 
 def _split_solve(model: Model, roots: list, t0: float, timeout: float | None, max_nodes: int | None,
                  max_states: int, progress: Callable[[dict], None] | None,
-                 max_turns: int | None) -> SearchOutcome:
+                 max_turns: int | None, any_cards: bool = False) -> SearchOutcome:
     """The full objective with the grid's and the cards' halves of a turn
     apart (``split``): the fewest cards among the plans of T turns, T the
     fewest.
@@ -195,7 +197,10 @@ def _split_solve(model: Model, roots: list, t0: float, timeout: float | None, ma
     setups 0-59, and then the card search alone proves the optimum, and the
     fewest-turns A* (a sixth of a median solve, more on the slowest) is not
     needed. When the card search finds no plan of that many turns, the A*
-    finds T, then the card search runs at T."""
+    finds T, then the card search runs at T. ``any_cards`` ('turns-only'):
+    the card search takes the first plan of T turns it finds, and the A*'s
+    plan stands when it is needed (open mode with lazy draws, where the
+    card search's card states are few: ``lazy_draws``)."""
     # The card search's checks let the relaxed game's far rows go: they
     # prove grids dead faster so. The A*, if needed, keeps them: its
     # priorities are the relaxed values (relaxed.py, "Rows left behind").
@@ -207,7 +212,7 @@ def _split_solve(model: Model, roots: list, t0: float, timeout: float | None, ma
     nodes = 0
     if guess < INF_TURNS and (max_turns is None or guess <= max_turns):
         out = split.fewest_cards(model, roots, guess, deadline=deadline, heuristic=h_cards, progress=progress,
-                                 max_nodes=max_nodes, max_states=max_states)
+                                 max_nodes=max_nodes, max_states=max_states, any_cards=any_cards)
         if out.status != "unsolvable":
             return out  # solved, or 'unknown' with the bound T >= guess
         nodes = out.nodes
@@ -215,7 +220,7 @@ def _split_solve(model: Model, roots: list, t0: float, timeout: float | None, ma
     out = astar(model, roots, objective="turns-only", timeout=left, max_states=max_states, progress=progress,
                 max_nodes=None if max_nodes is None else max(0, max_nodes - nodes), max_turns=max_turns)
     nodes += out.nodes
-    if out.status == "solved":
+    if out.status == "solved" and not any_cards:
         assert out.value is not None
         out = split.fewest_cards(
             model, roots, out.value[0], deadline=deadline, heuristic=h_cards, progress=progress,

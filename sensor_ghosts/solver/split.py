@@ -113,8 +113,8 @@ NO_CARDS = ((), (), (), None, False, 0)
 SKIP = ("skip", None)
 # The forms of ``fewest_cards``' payments: final (card state ids), by the
 # hands after (``hand_payments``), by places in a lone player's hand
-# (``solo_payments``), a lone player's in open mode by cards played
-# (``lazy_draws``).
+# (``solo_payments``), in open mode by the cards played, pending ones
+# included (``lazy_draws``).
 FINAL, BY_HANDS, BY_PLACES, LAZY = range(4)
 # The Peeks' pay classes' shared entry in ``GridHalf.nexts``' tables.
 ANY_PEEK = (PEEK, None)
@@ -355,6 +355,7 @@ def fewest_cards(
     heuristic: Heuristic | None = None,
     progress: Callable[[dict], None] | None = None,
     lazy: bool | None = None,
+    any_cards: bool = False,
 ) -> SearchOutcome:
     """The plan of exactly ``turns`` turns with the fewest cards, then the
     most cards left, from ``roots`` (``applies`` must hold); ``turns`` must
@@ -365,13 +366,17 @@ def fewest_cards(
     for ``turns`` used, if any (its learned bounds carry over). ``lazy``:
     draws decided as the cards are played (``lazy_draws``; by default
     wherever it applies: open mode with one player, or three or four; False
-    for the tests, which check it against the draws branched on)."""
+    for the tests, which check it against the draws branched on).
+    ``any_cards``: the first plan of ``turns`` turns found, its cards not
+    minimised ('turns-only'): every command counts as no card, so the
+    search goes deepest first."""
     t_start = time.perf_counter()
     last_report = t_start
     grid = GridHalf(model, turns, heuristic)
     base = model.branch_of(roots[0][0])
     players = model.players
     lazy = lazy_draws.applies(model) if lazy is None else lazy and lazy_draws.applies(model)
+    per_card = 0 if any_cards else 1  # what a card played costs
     # Card states are big tuples too: ids, as for grids. ``free_of[id]`` is
     # the id of the same card state with no heading (None if it has none),
     # for the dominance test.
@@ -639,9 +644,9 @@ def fewest_cards(
             # The least bound of the key's commands, read before any card
             # state after them is built: most keys are never asked for.
             if pairs is None:
-                least = g + least_n + rest
+                least = g + per_card * least_n + rest
             else:
-                least = g + min(n + cards_after(rest, hands1) for n, hands1 in pairs)
+                least = g + min(per_card * n + cards_after(rest, hands1) for n, hands1 in pairs)
             if least > f:
                 if later is None or least < later:
                     later = least
@@ -667,14 +672,14 @@ def fewest_cards(
             if not nexts:
                 continue
             for c1, n in options(cid, k, what, form):
-                lb = g + n + (rest if players == 1 else cards_after(rest, cards_of[c1][0]))
+                lb = g + per_card * n + (rest if players == 1 else cards_after(rest, cards_of[c1][0]))
                 if lb > f:
                     if later is None or lb < later:
                         later = lb
                     continue
                 if lb <= stage:
                     continue  # expanded at an earlier stage
-                g2 = g + n
+                g2 = g + per_card * n
                 for nxt in nexts:
                     if nxt is None:
                         # A win on the last turn: no draw (§4).
@@ -713,7 +718,7 @@ def fewest_cards(
     if lazy:
         root, steps, last_cards = _real_cards(model, roots, steps, last_cards)
     path = _concrete(model, root, steps, last_cards)
-    return SearchOutcome("solved", path, (turns, f), None, nodes)
+    return SearchOutcome("solved", path, (turns, sum(n for _, _, n, _ in steps)), None, nodes)
 
 
 def lazy_payments(model: Model, base, hand: tuple, pool: tuple, head, memo: dict) -> dict[tuple, list]:

@@ -242,3 +242,21 @@ def test_hash_seed_does_not_change_the_open_mode_plan():
         "    print(r.nodes, r.plan.to_json_text())\n"
     )
     assert len(outputs_under_hash_seeds(code)) == 1
+
+
+@pytest.mark.parametrize(("seed", "players"), [(9, 1), (54, 1), (3, 4)])
+def test_turns_only_takes_the_first_plan_the_lazy_card_search_finds(seed, players):
+    # Open mode's 'turns-only' runs the card search at the relaxed bound,
+    # every card counted as none (the first plan found); on setup 54 that
+    # bound is below the fewest turns and the fewest-turns A*'s plan stands.
+    # Four players, setup 3: the A* over branched draws did not finish in
+    # ten seconds.
+    setup = generate_setup(seed=seed, options=RuleOptions(players=players))
+    fast = solve(setup, mode="open", objective="turns-only", timeout=60)
+    full = solve(setup, mode="open", timeout=60)
+    assert fast.status == full.status == "solved"
+    assert fast.turns == full.turns and fast.cards >= full.cards
+    assert fast.cards == fast.plan.figures.cards_played  # (the plan was replayed)
+    if players == 1:
+        m, roots = _model(setup)
+        assert astar(m, roots, objective="turns-only", timeout=60).value[0] == fast.turns
