@@ -200,7 +200,9 @@ def _split_solve(model: Model, roots: list, t0: float, timeout: float | None, ma
     finds T, then the card search runs at T. ``any_cards`` ('turns-only'):
     the card search takes the first plan of T turns it finds, and the A*'s
     plan stands when it is needed (open mode with lazy draws, where the
-    card search's card states are few: ``lazy_draws``)."""
+    card search's card states are few: ``lazy_draws``; in deal mode the A*
+    alone is faster, the card search took 1.35 of its time per setup on
+    setups 0-199)."""
     # The card search's checks let the relaxed game's far rows go: they
     # prove grids dead faster so. The A*, if needed, keeps them: its
     # priorities are the relaxed values (relaxed.py, "Rows left behind").
