@@ -131,7 +131,9 @@ def solve(
     and a plan that reaches it, often many times faster than 'turns', whose
     card proof is most of the work; with one action a turn ``split`` makes
     that proof, at the relaxed game's bound on the turns or, when no plan has
-    that few, after a 'turns-only' search: ``_split_solve``). Budgets (``max_nodes``,
+    that few, after a 'turns-only' search: ``_split_solve``; in open mode
+    with lazy draws 'turns-only' takes the first plan that card search finds
+    at that bound). Budgets (``max_nodes``,
     ``timeout`` in seconds, ``max_states``) end the search with status 'unknown'
     and the best bound found. ``max_turns`` limits the plans considered (then
     'unsolvable' means 'not within max_turns'). Every returned plan has been

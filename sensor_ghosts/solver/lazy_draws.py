@@ -53,7 +53,7 @@ from __future__ import annotations
 from collections import Counter
 from itertools import combinations, combinations_with_replacement
 
-from .model import KIND_FLY, Model
+from .model import HANDS, KIND_FLY, PEND, Model
 
 ANY = 1 << 20  # a pending card: any card of the pool (tokens are types, all smaller)
 ANY_NW = ANY + 1  # a pending card that is not the Wild ([D24], module docstring)
@@ -88,8 +88,6 @@ def root_cards(model: Model, roots: list[tuple[tuple, object]]) -> tuple:
     active) of the search's roots: for a fresh setup (``Model.open_roots``,
     one root per choice of opening hands) the opening hands pending, their
     pool the first deck; else the one root's cards, its deck the pool."""
-    from .model import HANDS, PEND
-
     hands, deck, disc, head, pass2, active = roots[0][0][HANDS:PEND]
     if len(roots) > 1 or (roots[0][1] is not None and roots[0][1][0] == "deal"):
         pool = tuple(sorted([t for h in hands for t in h] + list(deck)))
@@ -101,8 +99,8 @@ def root_cards(model: Model, roots: list[tuple[tuple, object]]) -> tuple:
 
 
 def _settled(hands: tuple, pool: tuple, disc: tuple, head, pass2: bool, active: int) -> tuple:
-    """The card state with its pending cards made known when the deck holds
-    none (they are the pool then)."""
+    """A lone player's card state with the pending cards made known when the
+    deck holds none (they are the pool then)."""
     hand = hands[0]
     n = pending(hand)
     if n and len(pool) == n:
@@ -334,26 +332,23 @@ def _with(hands: tuple, p: int, hand: tuple) -> tuple:
 def _deal_pool(model: Model, hands: tuple, pool: tuple) -> list[tuple]:
     """Every way of giving the pending cards of ``hands`` the cards of
     ``pool`` (as many as they), the Wild never to an ``ANY_NW``: the hands
-    with those cards known, each way once."""
+    with those cards known, each way once. (Player by player, not by a
+    closure calling itself: that would be a reference cycle.)"""
     wild = model.wild_tok
-    out: dict[tuple, None] = {}
-
-    def rec(p: int, rest: list, done: tuple) -> None:
-        if p == len(hands):
-            out[done] = None
-            return
-        h = hands[p]
+    ways: list[tuple[tuple, tuple]] = [((), tuple(sorted(pool)))]  # (hands dealt, cards left)
+    for h in hands:
         n = pending(h)
-        for picks in dict.fromkeys(combinations(sorted(rest), n)):
-            if wild in picks and ANY not in h:
-                continue
-            left = list(rest)
-            for t in picks:
-                left.remove(t)
-            rec(p + 1, left, done + (tuple(sorted(h[: len(h) - n] + picks)),))
-
-    rec(0, list(pool), ())
-    return list(out)
+        nxt: dict[tuple, None] = {}
+        for done, rest in ways:
+            for picks in dict.fromkeys(combinations(rest, n)):
+                if wild in picks and ANY not in h:
+                    continue
+                left = list(rest)
+                for t in picks:
+                    left.remove(t)
+                nxt[(done + (tuple(sorted(h[: len(h) - n] + picks)),), tuple(left))] = None
+        ways = list(nxt)
+    return [done for done, _rest in ways]
 
 
 def concrete_cards(model: Model, states: list[tuple]) -> list[tuple]:

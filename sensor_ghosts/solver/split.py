@@ -72,8 +72,9 @@ has that many turns finds T with the A* under 'turns-only': ``api._split_solve``
   opening hands, and one card state after a draw instead of one per multiset
   drawn: on the middle 40 solo setups (open mode) the card states a solve
   expands, by turn, went 163 -> 43 (nodes 344 -> 288, with the pops below);
-  four players, setups 0-7: nodes 11,000-193,000 -> 280-9,600. The optimum's card
-  states are made real (``_real_cards``) and replayed like any other. A
+  four players, setups 0-7: nodes 9,500-193,000 -> 280-9,600. The
+  optimum's card states are made real (``_real_cards``) and replayed like
+  any other. A
   node of pending cards pays for most keys with one card, so it works out
   one key's grid turns a pop and comes back for the next (``push``'s
   ``resume``): where a win lies below the first, the others are never
@@ -494,7 +495,7 @@ def fewest_cards(
         if h is None:
             h = grid.h.cards_for_turns(turns - t, hands)
         held = sum(len(x) for x in hands)
-        n_deck = len(deck) - lazy_draws.pending_all(hands) if lazy else len(deck)
+        n_deck = lazy_draws.deck_size(cards_of[cid]) if lazy else len(deck)
         big_l = held + n_deck + g
         # The cards a win of g + h cards takes from the deck: solo, what the
         # turns but the last play (hands are full at the start of a turn);
@@ -684,7 +685,7 @@ def fewest_cards(
                     if nxt is None:
                         # A win on the last turn: no draw (§4).
                         hands, deck = cards_of[c1][:2]
-                        n_deck = len(deck) - lazy_draws.pending_all(hands) if lazy else len(deck)
+                        n_deck = lazy_draws.deck_size(cards_of[c1]) if lazy else len(deck)
                         big_l = sum(len(x) for x in hands) + n_deck + g2
                         heapq.heappush(heap, (g2, -big_l, -turns - 1, seq, ("won", key, pc, c1, n), g2, -1, 0, None))
                         seq += 1
