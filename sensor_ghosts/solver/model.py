@@ -597,7 +597,11 @@ class Model:
 
     def plays(self, hands: tuple, deck: tuple, disc: tuple, pass2: bool, active: int):
         """Card sets the active player may play (§4 step 2, §9, [D18], [D24]):
-        (cards ((token, player), ...), how, hands', deck', disc', pass2', reshuffled)."""
+        (cards ((token, player), ...), how, hands', deck', disc', pass2', reshuffled).
+        (Open mode's card search plays from hands of pending cards with
+        ``lazy_draws.plays`` and ``team_plays``, which follow these rules;
+        the tests check them against this over every hand the pending cards
+        may stand for.)"""
         kind = self.tok_kind
         hand = hands[active]
         wild = self.wild_tok
