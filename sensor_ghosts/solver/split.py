@@ -520,9 +520,10 @@ def fewest_cards(
         seq += 1
 
     shape: dict[int, tuple] = {}
-    # Solo: (classes of the hand's cards, heading) -> ``keyed``'s answer,
-    # by places in the hand (``solo_payments``).
-    solo_shape: dict[tuple, tuple] = {}
+    # ``keyed``'s answers shared by card states alike: solo, (classes of the
+    # hand's cards, heading), by places in the hand (``solo_payments``);
+    # lazy, (hands, what the pool offers, heading) (``lazy_payments``).
+    shared: dict[tuple, tuple] = {}
     classes = model.tok_classes
 
     def keyed(cid: int) -> tuple[int, list]:
@@ -537,37 +538,34 @@ def fewest_cards(
         if got is not None:
             return got
         hands, _deck, _disc, head, _pass2, active = cards_of[cid]
-        if lazy and players > 1 and hands[active]:
+        if lazy and hands[active]:
             n_pend = lazy_draws.pending_all(hands)
-            tk = (hands, lazy_draws.available(_deck, n_pend, len(classes)), len(_deck) == n_pend, head, active)
-            got = solo_shape.get(tk)
+            pk = (hands, lazy_draws.available(_deck, n_pend, len(classes)), len(_deck) == n_pend, active)
+            got = shared.get((pk, head))
             if got is None:
-                items = []
-                for k, what in team_payments(model, base, hands, _deck, head, active, paid_by).items():
-                    distinct = {(len(played), sum(1 for hand in after if not hand)): (len(played), after)
-                                for after, played, _, _ in what}
-                    items.append((k, what, min(n for n, _ in distinct.values()), list(distinct.values())))
-                got = solo_shape[tk] = (LAZY, items)
-            shape[cid] = got
-            return got
-        if lazy and players == 1 and hands[0]:
-            tk = (hands[0], lazy_draws.available(_deck, lazy_draws.pending(hands[0]), len(classes)), head)
-            got = solo_shape.get(tk)
-            if got is None:
-                paying = lazy_payments(model, base, hands[0], _deck, head, paid_by)
-                got = solo_shape[tk] = (LAZY, sorted(
-                    ((k, what, min(len(played) for _, played, _, _ in what), None) for k, what in paying.items()),
-                    key=_least))
+                paying = lazy_payments(model, base, cards_of[cid], pk, paid_by)
+                if players == 1:  # as solo below: sorted by the fewest cards
+                    got = (LAZY, sorted(
+                        ((k, what, min(len(played) for _, played, _, _ in what), None) for k, what in paying.items()),
+                        key=_least))
+                else:
+                    items = []
+                    for k, what in paying.items():
+                        distinct = {(len(played), sum(1 for hand in after if not hand)): (len(played), after)
+                                    for after, played, _, _ in what}
+                        items.append((k, what, min(n for n, _ in distinct.values()), list(distinct.values())))
+                    got = (LAZY, items)
+                shared[(pk, head)] = got
             shape[cid] = got
             return got
         if players == 1 and hands[0]:
             tk = (tuple(classes[t] for t in hands[0]), head)
-            got = solo_shape.get(tk)
+            got = shared.get(tk)
             if got is None:
                 paying = solo_payments(model, base, hands[0], head, paid_by)
                 # Solo the bound grows with ``least`` alone: in its order,
                 # the loop stops at the first key above the node's priority.
-                got = solo_shape[tk] = (BY_PLACES, sorted(
+                got = shared[tk] = (BY_PLACES, sorted(
                     ((k, what, min(len(pos) for _, pos, _ in what), None) for k, what in paying.items()),
                     key=_least))
             shape[cid] = got
@@ -722,38 +720,24 @@ def fewest_cards(
     return SearchOutcome("solved", path, (turns, sum(n for _, _, n, _ in steps)), None, nodes)
 
 
-def lazy_payments(model: Model, base, hand: tuple, pool: tuple, head, memo: dict) -> dict[tuple, list]:
-    """``hand_payments`` of a lone player's lazy ``hand`` (``lazy_draws``):
-    (pay class, pod move) -> every (hand after, cards played, pool cards
-    they take, heading after); ``memo`` as ``_play_keys``' (it keeps the
-    plays too). The same for every pool of the same
-    ``lazy_draws.available``, so the card search works it out once per such
-    pool and heading."""
-    # The plays themselves do not depend on the heading: once per hand and
-    # pool for every heading.
-    pk = ("lazy plays", hand, lazy_draws.available(pool, lazy_draws.pending(hand), len(model.tok_kind)))
-    plays = memo.get(pk)
+def lazy_payments(model: Model, base, cards: tuple, key: tuple, memo: dict) -> dict[tuple, list]:
+    """``hand_payments`` of lazy card state ``cards`` (``lazy_draws.plays``,
+    one player; ``team_plays``, three or four): (pay class, pod move) ->
+    every (hands after, cards played (types, sorted), pool cards they take,
+    heading after). ``key``: what the plays depend on (the hands, what the
+    pool offers: ``lazy_draws.available``, whether the deck is empty, the
+    active player); the plays, which the heading does not change, are kept
+    in ``memo`` under it, with ``_play_keys``' answers."""
+    hands, pool, _disc, head, _pass2, active = cards
+    plays = memo.get(key)
     if plays is None:
-        plays = memo[pk] = [(tuple((t, 0) for t in played), how, (after, played, take))
-                            for played, how, after, take in lazy_draws.plays(model, hand, pool)]
-    what: dict[tuple, list] = {}
-    for pairs, how, item in plays:
-        for k, arrow in _play_keys(model, base, pairs, how, head, memo):
-            what.setdefault(k, []).append((*item, arrow))
-    return what
-
-
-def team_payments(model: Model, base, hands: tuple, pool: tuple, head, active: int,
-                  memo: dict) -> dict[tuple, list]:
-    """``lazy_payments`` of the active player of three or four
-    (``lazy_draws.team_plays``): (pay class, pod move) -> every (hands after,
-    cards played (types, sorted), pool cards they take, heading after)."""
-    n = lazy_draws.pending_all(hands)
-    pk = ("team plays", hands, lazy_draws.available(pool, n, len(model.tok_kind)), len(pool) == n, active)
-    plays = memo.get(pk)
-    if plays is None:
-        plays = memo[pk] = [(played, how, (after, tuple(sorted(t for t, _ in played)), take))
-                            for played, how, after, take in lazy_draws.team_plays(model, hands, pool, active)]
+        if model.players == 1:
+            plays = [(tuple((t, 0) for t in played), how, (after, played, take))
+                     for played, how, after, take in lazy_draws.plays(model, hands[0], pool)]
+        else:
+            plays = [(played, how, (after, tuple(sorted(t for t, _ in played)), take))
+                     for played, how, after, take in lazy_draws.team_plays(model, hands, pool, active)]
+        memo[key] = plays
     what: dict[tuple, list] = {}
     for played, how, item in plays:
         for k, arrow in _play_keys(model, base, played, how, head, memo):
