@@ -25,6 +25,30 @@ Exact reductions made here (each keeps the set of reachable *outcomes* intact):
   (``plan.concretize``): every pattern in a set has, by construction, a
   predecessor pattern and a legal choice leading to it. In *expected* mode flips
   must be decided before later draws are seen, so they are explicit there.
+* **Deferred Deep Scan shifts** (deal/open modes, without the escape pod, low
+  memory mode or a second action). A row's rotation matters only to a ship
+  entering it: a re-scan flips cards by identity, shifts add up (the
+  re-scan's own shift of the row ahead commutes with them), and a token rides
+  on its card. So a Deep Scan shift is *pending* (``(SHIFT, None)``) until
+  the ship next enters a row from another one; then the planner may apply it
+  there (``enter_row``), as if the row had been shifted on the Deep Scan's
+  turn, or leave it, and it may no longer take that row. It may never take
+  the ship's row of its turn ([D14]). A pending shift left with no row it
+  may take is dropped: that Deep Scan did nothing the ship met, which the
+  same Deep Scan as a pending flip of a card never met does too. A plan
+  names the row (``plan.pending_shift_targets``: the row it was applied to,
+  or one the ship never entered again) and gives the columns of the cards
+  it re-scans or flips in that row meanwhile from the rotation with the
+  shift made (``plan.shift_rotation``). Where the pod moves, low memory mode
+  takes the token nearest Earth, or a second action follows a Fly, a
+  rotation matters at other times, and every shift names its row at once.
+  Named at once, a Deep Scan's shifts took over half the time of the card
+  search's grid checks (``split``; the middle 40 setups in deal mode: 51
+  checks a solve, 3.0 of 5.5 ms), and 8 of the 51 led on; deferred, they
+  are one successor: on setups 0-199 a solve took 0.882 of the time per setup in
+  deal mode and 0.877 in open mode, the same optimum, cards and cards left
+  on all 200 (``tests/solver/test_pending_shifts.py`` compares them with the
+  shifts named at once).
 * **Useless bolster** is not generated: spending a sample beyond 2 shields only
   loses a held virus, which is dominated (see ``search``). Nor is a bolster
   whose shields this turn's flight does not spend (without the §12 second
@@ -67,6 +91,11 @@ A_LOW = [sum(1 << m for m in range(32) if not (m >> j) & 1) for j in range(5)]
 
 # Action kinds in the model (kept as short strings: states are tuples).
 FLY, PEEK, FLIP, SHIFT, SHIELDS = "fly", "peek", "flip", "shift", "shields"
+# A pending Deep Scan shift in a state's pending entries (``PEND``, after
+# the pending flips): this bit, and the rows it may no longer shift
+# (``Model.enter_row``).
+SHIFT_TAG = 1 << 40
+ALL_ROWS = (1 << 7) - 1
 # Indices into a model state tuple.
 SHIP, POD, SHL, HELD, ROT, MASKS, SAMPLES, HANDS, DECK, DISC, HEAD, PASS2, ACTIVE, PEND = range(14)
 
@@ -120,7 +149,7 @@ class Branch:
     """Mutable grid-and-ship part of a state while a turn is being resolved."""
 
     __slots__ = ("ship", "pod", "shields", "held", "rot", "masks", "samples", "ops", "dead", "won",
-                 "pend", "xrows")
+                 "pend", "spend", "xrows")
 
     def copy(self) -> Branch:
         b = Branch.__new__(Branch)
@@ -128,6 +157,7 @@ class Branch:
         b.rot, b.masks, b.samples = list(self.rot), list(self.masks), self.samples
         b.ops, b.dead, b.won = list(self.ops), self.dead, self.won
         b.pend = [list(e) for e in self.pend]
+        b.spend = list(self.spend)
         b.xrows = list(self.xrows)
         return b
 
@@ -164,6 +194,11 @@ class Model:
         # Option 'pod-once-per-turn' (§10, §12): the pod moves once a turn, after
         # the last action; the first of two actions leaves it where it is.
         self.pod_once = self.second_ok and o.escape_pod and o.pod_once_per_turn
+        # Deferred Deep Scan shifts (``enter_row``): exact while a row's
+        # rotation matters only to a ship entering it; the escape pod, low
+        # memory mode's nearest token and a second action read it at other
+        # times.
+        self.pending_shifts = self.pending_ok and not self.second_ok and not o.escape_pod and not o.low_memory
         cc = start.setup.command_cards
         self.card_ids = [c.id for c in cc.game_cards(o.difficulty, o.players)]
         wild = cc.wild.id
@@ -334,6 +369,36 @@ class Model:
                 e[0] |= bit
         return out
 
+    # ----- pending Deep Scan shifts ---------------------------------------------
+    def enter_row(self, b: Branch, r: int) -> list[Branch]:
+        """The ship is about to enter row r (0-based) from another row: the
+        planner may first apply pending Deep Scan shifts to it, those that may
+        still shift it (module docstring), then none may any more. A branch
+        left with a pending shift that no row may take is dropped: the same
+        Deep Scan as a flip of a card never met does what it did."""
+        bit = 1 << r
+        can = [k for k, m in enumerate(b.spend) if not m & bit]
+        out = []
+        seen = set()
+        for n in range(len(can) + 1):
+            for chosen in combinations(can, n):
+                rest = tuple(sorted(m for k, m in enumerate(b.spend) if k not in chosen))
+                if rest in seen:
+                    continue  # the same shifts left: the same branch
+                seen.add(rest)
+                b2 = b.copy()
+                for k in sorted(chosen, reverse=True):
+                    b2.ops.append((r, "sapply", k, None))
+                    del b2.spend[k]
+                    self.shift(b2, r)
+                if b2.spend:
+                    b2.ops.append((r, "sobs", bit, None))
+                    b2.spend = [m | bit for m in b2.spend]
+                    if ALL_ROWS in b2.spend:
+                        continue
+                out.append(b2)
+        return out
+
     # ----- movement -----------------------------------------------------------
     def fly(self, b: Branch, d: Direction) -> list[Branch]:
         """§5 Fly with boosts; returns the surviving branches (won ones marked)."""
@@ -356,6 +421,11 @@ class Model:
             if not (1 <= nr <= 7 and 1 <= nc <= 5):
                 continue
             ri = nr - 1
+            if nr != r and any(not (m >> ri) & 1 for m in b.spend):
+                # Pending shifts settled for the row (``enter_row``), each
+                # branch takes the step again.
+                work.extend(self.enter_row(b, ri))
+                continue
             j = (nc - 1 + b.rot[ri]) % 5
             if self.gap[ri][j]:
                 continue
@@ -684,7 +754,10 @@ class Model:
             for j in self.flip_idx[r]:
                 if (r, j) not in flipped:
                     out.append((FLIP, (r, j)))
-        out += [(SHIFT, r) for r in self.shiftable_rows(b)]
+        if self.pending_shifts:
+            out.append((SHIFT, None))  # the row is chosen when the ship enters it
+        else:
+            out += [(SHIFT, r) for r in self.shiftable_rows(b)]
         out.append((SHIELDS, None))
         return out
 
@@ -799,6 +872,12 @@ class Model:
             b.masks[r] = xor_set(before, j)
             b.ops.append((r, "xor", j, before))
             return [b], flipped | {arg}
+        if kind == SHIFT and arg is None:
+            # A pending shift: of a row but the ship's ([D14]), chosen later.
+            blocked = ALL_ROWS & ~sum(1 << r for r in self.shiftable_rows(b))
+            b.spend.append(blocked)
+            b.ops.append((0, "snew", blocked, None))
+            return [b], flipped
         if kind == SHIFT:
             self.shift(b, arg)
             return [b], flipped
@@ -811,7 +890,8 @@ class Model:
         b.ship, b.pod, b.shields, b.held = st[SHIP], st[POD], st[SHL], st[HELD]
         b.rot, b.masks, b.samples = list(st[ROT]), list(st[MASKS]), st[SAMPLES]
         b.ops, b.dead, b.won = [], False, False
-        b.pend = [[m, False] for m in st[PEND]]
+        b.pend = [[m, False] for m in st[PEND] if m < SHIFT_TAG]
+        b.spend = [m ^ SHIFT_TAG for m in st[PEND] if m >= SHIFT_TAG]
         b.xrows = []
         return b
 
@@ -950,7 +1030,7 @@ class Model:
         elif act[0] == FLIP:
             r, j = act[1]
             pos = (r + 1, (j - b.rot[r]) % 5 + 1)
-        elif act[0] == SHIFT:
+        elif act[0] == SHIFT and act[1] is not None:
             pos = act[1] + 1
         return (order, act, arrow, pd, pos, resh)
 
@@ -1028,7 +1108,7 @@ class Model:
                         rescans.append((b2, cols))
         return False, [
             ((b2.ship, b2.pod, b2.shields, b2.held, tuple(b2.rot), tuple(b2.masks), b2.samples),
-             tuple(sorted(e[0] for e in b2.pend)), cols, b2.ops)
+             tuple(sorted(e[0] for e in b2.pend)) + tuple(sorted(SHIFT_TAG | m for m in b2.spend)), cols, b2.ops)
             for b2, cols in rescans
         ]
 

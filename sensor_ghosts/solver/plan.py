@@ -12,6 +12,7 @@ engine; ``solve`` replays every plan before returning it.
 from __future__ import annotations
 
 import json
+from collections.abc import Callable
 from dataclasses import dataclass, field
 
 from ..rules.engine import apply_turn
@@ -161,8 +162,11 @@ def _run(start: GameState, turns: list[Turn], *, strict: bool) -> tuple[list[Gam
     return states, Figures(len(turns), played, spent, left)
 
 
-def concretize(model: Model, path: list) -> dict[int, frozenset[int]]:
-    """Re-scan columns per turn index (1-based) from the lazy pattern sets."""
+def concretize(model: Model, path: list, rotation: Callable[[int, bool], tuple] | None = None
+               ) -> dict[int, frozenset[int]]:
+    """Re-scan columns per turn index (1-based) from the lazy pattern sets.
+    ``rotation(t, True)``: the rows' real rotation at the end of turn t, when
+    deferred shifts make it differ from the model's (``shift_rotation``)."""
     choices: dict[int, frozenset[int]] = {}
     final = path[-1][0]
     ops_by_row: list[list] = [[] for _ in range(7)]
@@ -187,13 +191,62 @@ def concretize(model: Model, path: list) -> dict[int, frozenset[int]]:
                         break
                 assert found is not None, "lazy re-scan set without a predecessor"
                 m0, p = found
-                rot = path[t][0][ROT]
+                rot = path[t][0][ROT] if rotation is None else rotation(t, True)
                 cols = frozenset((j - rot[r]) % 5 + 1 for j in range(5) if (p >> j) & 1)
                 choices[t] = cols
                 m = m0
             assert (before >> m) & 1, "pattern not in the set before the operation"
         assert m == 0, "the row's start pattern must be the start"
     return choices
+
+
+def pending_shift_targets(model: Model, path: list) -> tuple[dict, list]:
+    """Rows for the deferred Deep Scan shifts (``Model.enter_row``):
+    {(turn, command 1|2): row0}, and each one's (row0, turn made, turn it was
+    applied in, or None: a row the ship never entered again). Replays the
+    pending-shift log; the entries are in the model's order (by the rows
+    they may no longer shift) at the start of each turn."""
+    ents: list[list] = []  # [rows blocked, (turn, command)]
+    targets: dict[tuple[int, int], int] = {}
+    spans: list[tuple] = []
+    for t in range(1, len(path)):
+        rec = path[t][1]
+        ents.sort(key=lambda e: e[0])
+        slots = [i for i, c in ((1, rec[1]), (2, rec[2])) if c is not None and c[1] == (SHIFT, None)]
+        for r, kind, arg, _extra in rec[5]:
+            if kind == "snew":
+                ents.append([arg, (t, slots.pop(0))])
+            elif kind == "sapply":
+                e = ents.pop(arg)
+                targets[e[1]] = r
+                spans.append((r, e[1][0], t))
+            elif kind == "sobs":
+                for e in ents:
+                    e[0] |= arg
+    for blocked, ref in ents:
+        free = [r for r in range(7) if not (blocked >> r) & 1]
+        if not free:  # pragma: no cover - the model drops such branches
+            raise PlanReplayError("no row left for a deferred Deep Scan shift")
+        targets[ref] = free[0]
+        spans.append((free[0], ref[0], None))
+    return targets, spans
+
+
+def shift_rotation(path: list, spans: list) -> Callable[[int, bool], tuple]:
+    """The rows' real rotation before turn t's command (``end`` False) or
+    at its end (True), from the model's and the deferred shifts
+    (``pending_shift_targets``' spans): a shift made on turn t0 and applied
+    by the model on turn t2 (None: never) turned its row in between."""
+
+    def rotation(t: int, end: bool) -> tuple:
+        rot = list(path[t][0][ROT] if end else path[t - 1][0][ROT])
+        for r, t0, t2 in spans:
+            made = t0 <= t if end else t0 < t
+            if made and (t2 is None or t2 > t):
+                rot[r] = (rot[r] + 1) % 5
+        return tuple(rot)
+
+    return rotation
 
 
 def pending_targets(model: Model, path: list) -> dict[tuple[int, int], tuple[int, int]]:
@@ -337,15 +390,22 @@ def build_plan(
 ) -> Plan:
     """Engine turns for a model path [(state, record)] (record None at the root)."""
     start = model.start
-    flips = concretize(model, path) if model.lazy else {}
+    rotation = None
+    shifts: dict = {}
+    if model.pending_shifts:
+        shifts, spans = pending_shift_targets(model, path)
+        if spans:
+            rotation = shift_rotation(path, spans)
+    flips = concretize(model, path, rotation) if model.lazy else {}
     pending = pending_targets(model, path) if model.pending_ok else {}
     cards = _Cards(model, start, dealt)
     turns = []
     active = start.active
     for t in range(1, len(path)):
         bolster, rec1, rec2, drawn, cols, _ = path[t][1]
-        c1 = cards.command(_resolve(rec1, pending, t, 1)) if rec1 is not None else None
-        c2 = cards.command(_resolve(rec2, pending, t, 2)) if rec2 is not None else None
+        rot = None if rotation is None else rotation(t, False)
+        c1 = cards.command(_resolve(rec1, pending, shifts, rot, t, 1)) if rec1 is not None else None
+        c2 = cards.command(_resolve(rec2, pending, shifts, rot, t, 2)) if rec2 is not None else None
         cards.draw(active, drawn)
         resc = cols if cols is not None else flips.get(t, frozenset())
         turns.append(Turn(c1, bolster, c2, resc))
@@ -365,11 +425,19 @@ def build_plan(
     return Plan(plan_start, turns, deal, mode)
 
 
-def _resolve(rec: tuple, pending: dict, t: int, which: int) -> tuple:
-    """A deferred Deep Scan flip's command record with its target filled in."""
+def _resolve(rec: tuple, pending: dict, shifts: dict, rot: tuple | None, t: int, which: int) -> tuple:
+    """A command record with a deferred Deep Scan's target filled in, and a
+    flip's column from ``rot``, the rows' real rotation before it (None: the
+    model's), when deferred shifts make them differ."""
     order, act, arrow, pd, pos, resh = rec
     if act == (FLIP, None):
         r, j = pending[(t, which)]
-        rot = pos
+        rot = rot or pos
         return (order, (FLIP, (r, j)), arrow, pd, (r + 1, (j - rot[r]) % 5 + 1), resh)
+    if act == (SHIFT, None):
+        r = shifts[(t, which)]
+        return (order, (SHIFT, r), arrow, pd, r + 1, resh)
+    if act[0] == FLIP and rot is not None:
+        r, j = act[1]
+        return (order, act, arrow, pd, (r + 1, (j - rot[r]) % 5 + 1), resh)
     return rec

@@ -40,7 +40,9 @@ optimum is admissible), rule by rule:
   a flip toggles one slot, and re-scans toggle any two flippable slots
   whatever the row shows, so the flips commute, and applying a Deep Scan flip
   late as "either parity" gives every pattern the real order gives. Pending
-  Deep Scan flips of the model state are credits that only flip. (A wait may
+  Deep Scan flips of the model state are credits that only flip; its
+  pending shifts (``model``'s deferred shifts, which shift a row as the ship
+  enters it) are credits. (A wait may
   also shift the row ahead at once, but a credit is never worse: the ship
   enters that row from the one below before its rotation matters, and the
   credit shifts it then. So the search offers that wait only on its first
@@ -156,7 +158,7 @@ import numpy as np
 from ..rules.cards import SectorType
 from ..rules.geometry import EARTH
 from . import relaxed_kernel as kernel
-from .model import HELD, MASKS, PEND, ROT, SAMPLES, SHIP, SHL
+from .model import HELD, MASKS, PEND, ROT, SAMPLES, SHIFT_TAG, SHIP, SHL
 
 BOOST, AST, OBST = SectorType.BOOST, SectorType.ASTEROID, SectorType.OBSTRUCTED
 INF = 10**9
@@ -171,6 +173,14 @@ WAYS_LIMIT = 1 << 17
 _NO_TABLE = kernel.new_table(0)  # (``_make_room``: no larger table this time)
 _CELLS = [(1, 0)] + [(r, c) for r in range(1, 8) for c in range(1, 6)]
 """Cells in the kernel's index order (the dock first; Earth is index 36)."""
+
+
+def _credits(pend: tuple) -> int:
+    """The Deep Scan credits of a state's pending entries, as the kernel takes
+    them: pending flips flip only; a pending shift is a credit that may shift
+    (or flip: more, so still a relaxation), in the bits from 8 on."""
+    shifts = sum(1 for m in pend if m >= SHIFT_TAG)
+    return len(pend) - shifts + (shifts << 8)
 
 
 class RelaxedBound:
@@ -342,7 +352,7 @@ class RelaxedBound:
         if behind > 0 and self.forget_far_rows:
             rot = (kernel.WILD,) * behind + rot[behind:]
             masks = (kernel.FULL,) * behind + masks[behind:]
-        return (ship, rot, masks, st[HELD], st[SHL], st[SAMPLES] & self.m.virus_bits, len(st[PEND]))
+        return (ship, rot, masks, st[HELD], st[SHL], st[SAMPLES] & self.m.virus_bits, _credits(st[PEND]))
 
     def first_turn(self, st: tuple) -> tuple[tuple[int, int], tuple[int, ...]] | None:
         """Where an optimal relaxed way from ``st`` (worked out by an earlier

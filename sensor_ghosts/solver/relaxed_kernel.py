@@ -738,7 +738,11 @@ def search(
     ms0 = np.zeros(4, dtype=np.int64)
     for r in range(7):
         _mset(ms0, r, masks0[r])
-    a0 = _pk(pos0, rot0i, held, shields, 0, 0, credits)
+    # ``credits``: pending flips (flip-only credits), and pending shifts
+    # (credits) from bit 8 on (``relaxed._credits``).
+    cr_start = credits >> 8
+    fo_start = credits & 255
+    a0 = _pk(pos0, rot0i, held, shields, cr_start, 0, fo_start)
     # Best cost per state (key, g, the state after the first turn of the way
     # there), and the head of each dominance list (key, entry), in
     # open-addressing tables that double when half full. (This and the other
@@ -761,7 +765,7 @@ def search(
     # Dominance entries: shields, the three credit counts, g, next entry, and
     # the four words of pattern sets.
     ent = np.empty((64, 10), dtype=np.int64)
-    _set6(ent, 0, shields, 0, 0, credits, 0, -1)
+    _set6(ent, 0, shields, cr_start, 0, fo_start, 0, -1)
     for t in range(4):
         ent[0, 6 + t] = ms0[t]
     n_ent = 1
