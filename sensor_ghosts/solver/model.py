@@ -421,7 +421,7 @@ class Model:
             if not (1 <= nr <= 7 and 1 <= nc <= 5):
                 continue
             ri = nr - 1
-            if nr != r and any(not (m >> ri) & 1 for m in b.spend):
+            if b.spend and nr != r and any(not (m >> ri) & 1 for m in b.spend):
                 # Pending shifts settled for the row (``enter_row``), each
                 # branch takes the step again.
                 work.extend(self.enter_row(b, ri))
