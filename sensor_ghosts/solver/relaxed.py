@@ -344,9 +344,10 @@ class RelaxedBound:
 
     def _key(self, st: tuple) -> tuple:
         """What the relaxed game sees of a model state: ship, rotations, pattern
-        sets, held samples, shields, virus tokens on the board, pending flips;
-        with ``forget_far_rows``, rows three or more below the ship forgotten
-        (module docstring, "Rows left behind")."""
+        sets, held samples, shields, virus tokens on the board, pending Deep
+        Scans as credits (``_credits``); with ``forget_far_rows``, rows three
+        or more below the ship forgotten (module docstring, "Rows left
+        behind")."""
         ship, rot, masks = st[SHIP], st[ROT], st[MASKS]
         behind = ship[0] - 3  # rows left behind (module docstring): any card
         if behind > 0 and self.forget_far_rows:
