@@ -122,6 +122,27 @@ def warm_up() -> None:
     print(f"warm-up (loads the compiled kernel once per process): {time.perf_counter() - t0:.2f} s")
 
 
+def speed_probe() -> float:
+    """The machine's speed at the moment: the best of five full solves of one
+    fixed setup (seed 3, deal mode). This machine runs the same code up to
+    half again slower for minutes at a time, with nothing else running; the
+    probe, printed before and after each table, says which kind of minutes a
+    table's times come from."""
+    from sensor_ghosts.generators.generate import generate_setup
+
+    setup = generate_setup(seed=3)
+    best = float("inf")
+    for _ in range(5):
+        t0 = time.perf_counter()
+        solve(setup, mode="deal", progress=lambda _i: None)
+        best = min(best, time.perf_counter() - t0)
+    return best
+
+
+def _probe_line() -> str:
+    return f"speed probe (seed 3, deal mode, best of 5 solves): {speed_probe() * 1000:.1f} ms"
+
+
 def _agrees(st, horizon: int) -> tuple[bool, object, object]:
     """The solver's optimum (turns, cards, cards left) against the engine brute
     force's, within ``horizon`` turns."""
@@ -191,7 +212,9 @@ def main() -> None:
     for kind in a.variants.split(","):
         for mode in a.modes.split(","):
             n = a.n if kind in ("solo", "near") else a.n_variants
+            print(_probe_line())
             run(kind, mode, n, a.timeout, a.objective)
+    print(_probe_line())
     if a.cross_check:
         cross_check(a.cross_check)
     if a.cross_check_variants:
