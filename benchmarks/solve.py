@@ -10,7 +10,8 @@ mid-game "near Earth" states (tests/solver/instances.py). ``--cross-check N``
 compares the solver with the engine brute force (``solver.reference``) on N
 near-Earth instances at horizon 2 and reports disagreements;
 ``--cross-check-variants N`` does the same for every rule variant of the tests
-on N instances each.
+on N instances each. Before and after each table a speed probe prints the
+best of five solves of one fixed setup: the machine's speed at that moment.
 """
 
 from __future__ import annotations
@@ -125,9 +126,9 @@ def warm_up() -> None:
 def speed_probe() -> float:
     """The machine's speed at the moment: the best of five full solves of one
     fixed setup (seed 3, deal mode). This machine runs the same code up to
-    half again slower for minutes at a time, with nothing else running; the
-    probe, printed before and after each table, says which kind of minutes a
-    table's times come from."""
+    half again slower for seconds to minutes at a time, with nothing else
+    running; the probe, printed before and after each table, says what kind
+    of time a table's figures come from."""
     from sensor_ghosts.generators.generate import generate_setup
 
     setup = generate_setup(seed=3)
