@@ -200,7 +200,7 @@ def concretize(model: Model, path: list, rotation: Callable[[int, bool], tuple] 
     return choices
 
 
-def pending_shift_targets(model: Model, path: list) -> tuple[dict, list]:
+def pending_shift_targets(path: list) -> tuple[dict, list]:
     """Rows for the deferred Deep Scan shifts (``Model.enter_row``):
     {(turn, command 1|2): row0}, and each one's (row0, turn made, turn it was
     applied in, or None: a row the ship never entered again). Replays the
@@ -393,7 +393,7 @@ def build_plan(
     rotation = None
     shifts: dict = {}
     if model.pending_shifts:
-        shifts, spans = pending_shift_targets(model, path)
+        shifts, spans = pending_shift_targets(path)
         if spans:
             rotation = shift_rotation(path, spans)
     flips = concretize(model, path, rotation) if model.lazy else {}
