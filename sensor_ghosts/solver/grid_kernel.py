@@ -1,0 +1,545 @@
+"""The grid half of a turn (``Model.grid_moves``), compiled with Numba.
+
+The card search (``split``) asks a grid state for the next grids of a pay
+class (``GridHalf.nexts``): about 160 times a solve, and in Python that took
+a fifth of a median solve (3.5-5.5 ms of 19-28 ms, deal mode, the middle 40
+of setups 0-199). Here the same turn is worked out on fixed-width rows of
+int64 and only the next grids come back, with no log of the pattern-set
+operations (the plan is rebuilt through ``Model.successors``, ``split._concrete``).
+
+It covers the case the card search meets by default: lazy flips with pending
+Deep Scan flips and shifts (``Model.pending_shifts``: deal or open mode,
+without the escape pod, low memory mode, the §12 second action or 'reveal
+once'). ``Model.grid_moves`` stays the reference and covers every other case;
+``tests/solver/test_grid_kernel.py`` checks the two give the same next grids,
+in the same order, on the turns of many solves and rule options. The order
+matters: the card search numbers grids as it meets them, and the plan it
+returns among equal optima follows from that.
+
+A branch is one row (the ``B_*`` columns): the ship, shields, held samples,
+the rows' rotations and pattern sets, the samples on the board, whether it
+won, its pending flips (mask of cards met since, and whether the Deep Scan
+was this turn's), its pending shifts (rows they may no longer take) and the
+explicit flip of this turn. The steps follow ``Model`` one for one
+(``fly``, ``observe``, ``enter_row``, ``split_by``, ``apply_action``,
+``_grid_end``), and in the same order, so the same branches come out in the
+same order. A turn that would need more pending entries or branches than the
+rows hold reports it (``OVERFLOW``), and the caller falls back to Python.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+from numba import njit
+
+from ..rules.cards import SectorType
+from ..rules.geometry import EARTH
+from .model import A_LOW as _A_LOW_LIST
+from .model import ALL_ROWS, FLY, FULL, PEEK, SCAN, SHIELDS, SHIFT_TAG
+
+A_LOW = np.array(_A_LOW_LIST, dtype=np.int64)
+EARTH_R, EARTH_C = EARTH
+# Faces, as codes.
+F_EMPTY, F_BOOST, F_AST, F_OBST = 0, 1, 2, 3
+FACE_CODE = {SectorType.EMPTY: F_EMPTY, SectorType.BOOST: F_BOOST, SectorType.ASTEROID: F_AST,
+             SectorType.OBSTRUCTED: F_OBST}
+# What a call is asked for (``pay class``): a Fly (with its step), a Peek
+# (any direction: it changes nothing), every Deep Scan, Shields.
+K_FLY, K_PEEK, K_SCAN, K_SHIELDS = 0, 1, 2, 3
+# Pending entries a branch holds at most, of each kind.
+MAX_PEND = 8
+# A branch's columns.
+B_R, B_C, B_SH, B_HELD = 0, 1, 2, 3
+B_ROT = 4  # 7 rotations
+B_MASK = 11  # 7 pattern sets
+B_SAMPLES = 18
+B_WON = 19
+B_NFLIP = 20
+B_FLIP = 21  # MAX_PEND: cards met since the pending flip's Deep Scan
+B_NEW = B_FLIP + MAX_PEND  # MAX_PEND: 1 for a pending flip of this turn
+B_NSHIFT = B_NEW + MAX_PEND
+B_SHIFT = B_NSHIFT + 1  # MAX_PEND: rows a pending shift may no longer take
+B_XROW = B_SHIFT + MAX_PEND  # the explicit flip's row (-1: none) and slot
+B_XJ = B_XROW + 1
+B_WIDTH = B_XJ + 1
+# A next grid's columns: ship (row -1: the win), shields, held, rotations,
+# pattern sets, samples, then the pending entries as a model state's
+# ``PEND`` has them (flips sorted, then shifts with ``SHIFT_TAG``, sorted).
+N_PEND = 19
+N_WIDTH = N_PEND + 1 + 2 * MAX_PEND
+WIN = -1
+OVERFLOW = -1
+# Rows of the scratch arrays: branches a flight holds at once, and next grids.
+WORK_ROWS = 256
+SPLIT_ROWS = 2 * (MAX_PEND + 1)
+
+
+@njit(cache=True, inline="always")
+def _xor_set(s, j):
+    k = 1 << j
+    lo = A_LOW[j]
+    return ((s & lo) << k) | ((s >> k) & lo)
+
+
+@njit(cache=True)
+def _rescan_set(s, r, ex, choices, n_choices):
+    """``Model.rescan_set``: every pattern of row ``r``'s set ``s`` after a
+    re-scan that may not flip the slots ``ex``."""
+    out = 0
+    for k in range(n_choices[r, ex]):
+        p = choices[r, ex, k]
+        t = s
+        for j in range(5):
+            if (p >> j) & 1:
+                t = _xor_set(t, j)
+        out |= t
+    return out
+
+
+@njit(cache=True)
+def _observe(obs, r, j):
+    """``Model.observe`` of the branch ``obs[0]``: the branches (``obs[0]``
+    and copies after it) for each pending flip the planner may apply to card
+    j of row r first; returns how many."""
+    nf = obs[0, B_NFLIP]
+    if nf == 0:
+        return 1
+    bit = 1 << (r * 5 + j)
+    n = 1
+    for k in range(nf):
+        e = obs[0, B_FLIP + k]
+        if e & bit:
+            continue
+        seen = False
+        for k2 in range(k):
+            if obs[0, B_FLIP + k2] == e:
+                seen = True
+        if seen:
+            continue
+        obs[n, :] = obs[0, :]
+        obs[n, B_MASK + r] = _xor_set(obs[n, B_MASK + r], j)
+        for k2 in range(k, nf - 1):
+            obs[n, B_FLIP + k2] = obs[n, B_FLIP + k2 + 1]
+            obs[n, B_NEW + k2] = obs[n, B_NEW + k2 + 1]
+        obs[n, B_NFLIP] = nf - 1
+        n += 1
+    for q in range(n):
+        for k in range(obs[q, B_NFLIP]):
+            obs[q, B_FLIP + k] |= bit
+    return n
+
+
+@njit(cache=True)
+def _enter_row(cur, r, work, nw, err):
+    """``Model.enter_row``: the branches of ``cur`` (a ship about to enter row
+    r) for each choice of its pending shifts applied there, pushed onto
+    ``work`` in the model's order; returns the new top."""
+    bit = 1 << r
+    ns = cur[B_NSHIFT]
+    can = np.empty(MAX_PEND, dtype=np.int64)
+    n_can = 0
+    for k in range(ns):
+        if not cur[B_SHIFT + k] & bit:
+            can[n_can] = k
+            n_can += 1
+    seen = np.empty((1 << MAX_PEND, MAX_PEND + 1), dtype=np.int64)  # the count last
+    n_seen = 0
+    rest = np.empty(MAX_PEND, dtype=np.int64)
+    idx = np.empty(MAX_PEND, dtype=np.int64)
+    for n in range(n_can + 1):
+        for i in range(n):
+            idx[i] = i
+        while True:
+            # The shifts left, sorted: a choice leaving the same ones as an
+            # earlier one makes the same branch.
+            n_rest = 0
+            for k in range(ns):
+                chosen = False
+                for i in range(n):
+                    if can[idx[i]] == k:
+                        chosen = True
+                if not chosen:
+                    v = cur[B_SHIFT + k]
+                    q = n_rest
+                    while q > 0 and rest[q - 1] > v:
+                        rest[q] = rest[q - 1]
+                        q -= 1
+                    rest[q] = v
+                    n_rest += 1
+            dup = False
+            for s in range(n_seen):
+                same = True
+                for q in range(n_rest):
+                    if seen[s, q] != rest[q]:
+                        same = False
+                        break
+                if same and seen[s, MAX_PEND] == n_rest:
+                    dup = True
+                    break
+            if not dup:
+                for q in range(n_rest):
+                    seen[n_seen, q] = rest[q]
+                seen[n_seen, MAX_PEND] = n_rest
+                n_seen += 1
+                if nw >= work.shape[0]:
+                    err[0] = 1
+                    return nw
+                work[nw, :] = cur
+                kept = 0
+                dead = False
+                for k in range(ns):
+                    chosen = False
+                    for i in range(n):
+                        if can[idx[i]] == k:
+                            chosen = True
+                    if chosen:
+                        work[nw, B_ROT + r] = (work[nw, B_ROT + r] + 1) % 5
+                    else:
+                        m = cur[B_SHIFT + k] | bit
+                        if m == ALL_ROWS:
+                            dead = True  # no row left it may take
+                        work[nw, B_SHIFT + kept] = m
+                        kept += 1
+                work[nw, B_NSHIFT] = kept
+                if not dead:
+                    nw += 1
+            # The next combination of n of the ``can`` entries (itertools' order).
+            i = n - 1
+            while i >= 0 and idx[i] == i + n_can - n:
+                i -= 1
+            if i < 0:
+                break
+            idx[i] += 1
+            for q in range(i + 1, n):
+                idx[q] = idx[q - 1] + 1
+    return nw
+
+
+@njit(cache=True)
+def _fly(b0, dr, dc, cells, need, virus, work, out, obs, spl, face_of, err):
+    """``Model.fly``: the branches of ``b0`` after a Fly one step (dr, dc) at a
+    time, boosts followed, written to ``out`` in the model's order; returns
+    how many."""
+    if b0[B_R] == EARTH_R and b0[B_C] == EARTH_C:
+        out[0, :] = b0
+        return 1
+    nout = 0
+    work[0, :] = b0
+    nw = 1
+    while nw > 0:
+        nw -= 1
+        obs[0, :] = work[nw, :]
+        r = obs[0, B_R]
+        c = obs[0, B_C]
+        nr = r + dr
+        nc = c + dc
+        if nr == EARTH_R and nc == EARTH_C:
+            if obs[0, B_HELD] >= need:
+                obs[0, B_R] = EARTH_R
+                obs[0, B_C] = EARTH_C
+                obs[0, B_WON] = 1
+                if nout >= out.shape[0]:
+                    err[0] = 1
+                    return 0
+                out[nout, :] = obs[0, :]
+                nout += 1
+            continue
+        if nr < 1 or nr > 7 or nc < 1 or nc > 5:
+            continue
+        ri = nr - 1
+        if obs[0, B_NSHIFT] > 0 and nr != r:
+            waiting = False
+            for k in range(obs[0, B_NSHIFT]):
+                if not (obs[0, B_SHIFT + k] >> ri) & 1:
+                    waiting = True
+            if waiting:
+                # Pending shifts settled for the row, each branch takes the
+                # step again.
+                nw = _enter_row(obs[0], ri, work, nw, err)
+                if err[0]:
+                    return 0
+                continue
+        j = (nc - 1 + obs[0, B_ROT + ri]) % 5
+        if cells[ri, j, 0]:
+            continue  # a gap
+        obs[0, B_R] = nr
+        obs[0, B_C] = nc
+        ns = 0
+        if cells[ri, j, 1]:
+            n_obs = _observe(obs, ri, j)
+            f0 = cells[ri, j, 2]
+            f1 = cells[ri, j, 3]
+            for q in range(n_obs):
+                s = _xor_set(obs[q, B_MASK + ri], j)
+                lo = s & A_LOW[j]
+                hi = s & ~A_LOW[j] & FULL
+                spl[ns, :] = obs[q, :]
+                if hi == 0 or lo == 0 or f0 == f1:
+                    spl[ns, B_MASK + ri] = s
+                    face_of[ns] = f1 if hi != 0 and lo == 0 else f0
+                    ns += 1
+                else:
+                    spl[ns, B_MASK + ri] = lo
+                    face_of[ns] = f0
+                    ns += 1
+                    spl[ns, :] = obs[q, :]
+                    spl[ns, B_MASK + ri] = hi
+                    face_of[ns] = f1
+                    ns += 1
+        else:
+            spl[0, :] = obs[0, :]
+            face_of[0] = F_EMPTY
+            ns = 1
+        bit = 1 << (ri * 5 + j)
+        for q in range(ns):
+            f = face_of[q]
+            if f == F_AST:
+                if spl[q, B_SH] < 2:
+                    continue
+                spl[q, B_SH] = 0
+            elif f == F_OBST:
+                continue  # (low memory mode is not compiled)
+            if spl[q, B_SAMPLES] & bit:
+                spl[q, B_SAMPLES] &= ~bit
+                if virus & bit:
+                    spl[q, B_HELD] += 1
+            if f == F_BOOST:
+                if nw >= work.shape[0]:
+                    err[0] = 1
+                    return 0
+                work[nw, :] = spl[q, :]
+                nw += 1
+            else:
+                if nout >= out.shape[0]:
+                    err[0] = 1
+                    return 0
+                out[nout, :] = spl[q, :]
+                nout += 1
+    return nout
+
+
+@njit(cache=True)
+def _grid_end(b, choices, n_choices, res, n_res):
+    """``Model._grid_end`` of branch ``b`` (changed) as a next grid in
+    ``res`` unless an earlier one is the same; returns the new count."""
+    row = np.zeros(N_WIDTH, dtype=np.int64)
+    if b[B_WON]:
+        row[0] = WIN
+    else:
+        r = b[B_R]
+        at_earth = r == EARTH_R and b[B_C] == EARTH_C
+        rrow = r + 1 if not at_earth and r + 2 <= 7 else -1
+        if b[B_XROW] != -1 and b[B_XROW] != rrow:
+            return n_res  # an explicit flip a pending one stands in for
+        if rrow != -1:
+            rowbits = 31 << (rrow * 5)
+            for k in range(b[B_NFLIP]):
+                if b[B_NEW + k]:
+                    b[B_FLIP + k] |= rowbits
+        if not at_earth:
+            if r + 1 <= 7:
+                b[B_ROT + r] = (b[B_ROT + r] + 1) % 5
+            if r + 2 <= 7:
+                ri = r + 1
+                ex = 1 << b[B_XJ] if b[B_XROW] == ri else 0
+                b[B_MASK + ri] = _rescan_set(b[B_MASK + ri], ri, ex, choices, n_choices)
+        for q in range(N_PEND):
+            row[q] = b[q]
+        nf = b[B_NFLIP]
+        ns = b[B_NSHIFT]
+        row[N_PEND] = nf + ns
+        for k in range(nf):
+            v = b[B_FLIP + k]
+            q = N_PEND + 1 + k
+            while q > N_PEND + 1 and row[q - 1] > v:
+                row[q] = row[q - 1]
+                q -= 1
+            row[q] = v
+        for k in range(ns):
+            v = b[B_SHIFT + k] | SHIFT_TAG
+            q = N_PEND + 1 + nf + k
+            while q > N_PEND + 1 + nf and row[q - 1] > v:
+                row[q] = row[q - 1]
+                q -= 1
+            row[q] = v
+    for i in range(n_res):
+        same = True
+        for q in range(N_WIDTH):
+            if res[i, q] != row[q]:
+                same = False
+                break
+        if same:
+            return n_res
+    res[n_res, :] = row
+    return n_res + 1
+
+
+@njit(cache=True)
+def next_grids(ship_r, ship_c, shields, held, rot, masks, samples, pend, n_pend, kind, dr, dc,
+               cells, choices, n_choices, need, virus, earth_in_row_7, work, out, obs, spl, face_of, res):
+    """The next grids of every turn of pay class ``kind`` (a Fly by (dr, dc),
+    any Peek, any Deep Scan, Shields) from the grid given, over every bolster
+    (``Model.grid_moves``, then ``split.next_grids``), each once, in the order
+    met: written to ``res``; returns how many, or ``OVERFLOW``."""
+    err = np.zeros(1, dtype=np.int64)
+    base = np.zeros(B_WIDTH, dtype=np.int64)
+    n_res = 0
+    for bolster in range(min(held, 2 - shields) + 1):
+        # A bolster pays only for shields this turn's flight spends.
+        useful_only = bolster > 0
+        if useful_only and kind != K_FLY:
+            break
+        base[:] = 0
+        base[B_R] = ship_r
+        base[B_C] = ship_c
+        base[B_SH] = shields + bolster
+        base[B_HELD] = held - bolster
+        for r in range(7):
+            base[B_ROT + r] = rot[r]
+            base[B_MASK + r] = masks[r]
+        base[B_SAMPLES] = samples
+        nf = 0
+        ns = 0
+        for k in range(n_pend):
+            if pend[k] < SHIFT_TAG:
+                base[B_FLIP + nf] = pend[k]
+                nf += 1
+            else:
+                base[B_SHIFT + ns] = pend[k] ^ SHIFT_TAG
+                ns += 1
+        base[B_NFLIP] = nf
+        base[B_NSHIFT] = ns
+        base[B_XROW] = -1
+        at_earth = ship_r == EARTH_R and ship_c == EARTH_C
+        n_out = 0
+        if kind == K_FLY:
+            n_out = _fly(base, dr, dc, cells, need, virus, work, out, obs, spl, face_of, err)
+            if err[0]:
+                return OVERFLOW
+        elif kind == K_PEEK:
+            out[0, :] = base
+            n_out = 1
+        elif kind == K_SHIELDS:
+            out[0, :] = base
+            out[0, B_SH] = min(2, shields + 1)
+            n_out = 1
+        else:
+            # Every Deep Scan (``Model.actions``' order): a pending flip; the
+            # explicit flips of the re-scan row ([D23]); a pending shift, of
+            # a row but the ship's ([D14]).
+            if nf >= MAX_PEND or ns >= MAX_PEND:
+                return OVERFLOW
+            out[0, :] = base
+            out[0, B_FLIP + nf] = 0
+            out[0, B_NEW + nf] = 1
+            out[0, B_NFLIP] = nf + 1
+            n_out = 1
+            if not at_earth and ship_r + 2 <= 7:
+                r = ship_r + 1
+                for j in range(5):
+                    if cells[r, j, 1]:
+                        out[n_out, :] = base
+                        out[n_out, B_XROW] = r
+                        out[n_out, B_XJ] = j
+                        out[n_out, B_MASK + r] = _xor_set(base[B_MASK + r], j)
+                        n_out += 1
+            out[n_out, :] = base
+            if at_earth and not earth_in_row_7:
+                blocked = 0
+            else:
+                blocked = 1 << (ship_r - 1)
+            out[n_out, B_SHIFT + ns] = blocked
+            out[n_out, B_NSHIFT] = ns + 1
+            n_out += 1
+        for q in range(n_out):
+            if useful_only and out[q, B_SH] >= shields + bolster and not out[q, B_WON]:
+                continue
+            if n_res >= res.shape[0]:
+                return OVERFLOW
+            n_res = _grid_end(out[q], choices, n_choices, res, n_res)
+    return n_res
+
+
+class CompiledGridTurns:
+    """``next_grids`` for one model: its static tables and scratch rows, and
+    the conversion to and from model states' grid halves."""
+
+    def __init__(self, model) -> None:
+        self.m = model
+        cells = np.zeros((7, 5, 4), dtype=np.int64)  # gap, flippable, face of parity 0 and 1
+        for r in range(7):
+            for j in range(5):
+                cells[r, j, 0] = model.gap[r][j]
+                cells[r, j, 1] = model.flippable[r][j]
+                f0, f1 = model.sides[r][j]
+                cells[r, j, 2] = FACE_CODE[f0]
+                cells[r, j, 3] = FACE_CODE[f1]
+        self.cells = cells
+        # The re-scan's legal flips of each row with the slots ``ex`` flipped
+        # by choice this turn excluded ([D23]), from the model's own rule:
+        # none, or the one card of an explicit Deep Scan flip.
+        self.choices = np.zeros((7, 32, 16), dtype=np.int64)
+        self.n_choices = np.zeros((7, 32), dtype=np.int64)
+        for r in range(7):
+            for ex in [0] + [1 << j for j in model.flip_idx[r]]:
+                got = model.rescan_choices(r, 0, ex)
+                self.n_choices[r, ex] = len(got)
+                self.choices[r, ex, : len(got)] = got
+        self.need = model.need
+        self.virus = model.virus_bits
+        self.earth7 = bool(model.options.earth_in_row_7)
+        self.work = np.empty((WORK_ROWS, B_WIDTH), dtype=np.int64)
+        self.out = np.empty((WORK_ROWS, B_WIDTH), dtype=np.int64)
+        self.obs = np.empty((MAX_PEND + 1, B_WIDTH), dtype=np.int64)
+        self.spl = np.empty((SPLIT_ROWS, B_WIDTH), dtype=np.int64)
+        self.face_of = np.empty(SPLIT_ROWS, dtype=np.int64)
+        self.res = np.empty((WORK_ROWS, N_WIDTH), dtype=np.int64)
+
+    @staticmethod
+    def applies(model) -> bool:
+        """Whether the compiled turn is the model's: pending flips and shifts
+        (no escape pod, low memory mode, second action or 'reveal once')."""
+        return bool(model.pending_shifts) and not model.options.reveal_once
+
+    def nexts(self, gk: tuple, pc: tuple) -> list[tuple | None] | None:
+        """The next grids (None: the win) of the turns of pay class ``pc``
+        from grid ``gk`` (``split.grid_key``), each once, in the order
+        ``Model.grid_moves`` meets them; None when the rows cannot hold the
+        turn (the caller works it out in Python)."""
+        ship, _pod, shields, held, rot, masks, samples, pend = gk
+        n_pend = len(pend)
+        if n_pend > MAX_PEND:
+            return None
+        kind = pc[0]
+        dr = dc = 0
+        if kind == FLY:
+            k = K_FLY
+            dr, dc = pc[1].value
+        elif kind == PEEK:
+            k = K_PEEK
+        elif pc == SCAN:
+            k = K_SCAN
+        elif kind == SHIELDS:
+            k = K_SHIELDS
+        else:
+            return None
+        n = next_grids(
+            ship[0], ship[1], shields, held, rot, masks, samples, pend + _PAD[n_pend:], n_pend, k, dr, dc,
+            self.cells, self.choices, self.n_choices, self.need, self.virus, self.earth7,
+            self.work, self.out, self.obs, self.spl, self.face_of, self.res,
+        )
+        if n == OVERFLOW:
+            return None
+        got: list[tuple | None] = []
+        for x in self.res[:n].tolist():
+            if x[0] == WIN:
+                got.append(None)
+                continue
+            got.append((
+                (x[0], x[1]), None, x[2], x[3], tuple(x[4:11]), tuple(x[11:18]), x[18],
+                tuple(x[N_PEND + 1 : N_PEND + 1 + x[N_PEND]]),
+            ))
+        return got
+
+
+_PAD = (0,) * MAX_PEND

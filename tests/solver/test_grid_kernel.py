@@ -1,0 +1,168 @@
+"""The compiled grid half of a turn (``grid_kernel``) against the model's own
+(``Model.grid_moves``): the same next grids, in the same order, for every
+pay class, on grids the game reaches and on random ones; and the card search
+finds the same optimum with the same nodes either way."""
+
+from __future__ import annotations
+
+import random
+from functools import cache
+
+import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+from sensor_ghosts.generators.generate import generate_setup
+from sensor_ghosts.rules.geometry import DIRECTIONS, DOCK, EARTH
+from sensor_ghosts.rules.options import Difficulty, RuleOptions
+from sensor_ghosts.rules.state import initial_state
+from sensor_ghosts.solver import solve, split
+from sensor_ghosts.solver.grid_kernel import MAX_PEND, CompiledGridTurns
+from sensor_ghosts.solver.model import ALL_ROWS, FLY, SCAN, SHIELDS, SHIFT_TAG, Model
+
+PAY_CLASSES = [(FLY, d) for d in DIRECTIONS] + [split.ANY_PEEK, SCAN, (SHIELDS, None)]
+OPTIONS = {
+    "standard": RuleOptions(),
+    "flip-one": RuleOptions(flip_one=True),
+    "two-samples": RuleOptions(two_samples=True),
+    "earth-in-row-7": RuleOptions(earth_in_row_7=True),
+    "advanced": RuleOptions(difficulty=Difficulty.ADVANCED),
+}
+
+
+@cache
+def _model(seed: int, options: str, mode: str = "deal") -> Model:
+    setup = generate_setup(seed=seed, options=OPTIONS[options])
+    return Model(initial_state(setup, setup.deal), mode)
+
+
+def _python_nexts(model: Model, gk: tuple, pc: tuple) -> list:
+    """The next grids as ``GridHalf`` worked them out before the kernel."""
+    ends = model.grid_moves(split.as_state(gk, split.NO_CARDS), None, pc)
+    return list(dict.fromkeys(g for _act, end in ends for g in split.next_grids(end)))
+
+
+def _agrees(compiled: CompiledGridTurns, model: Model, gk: tuple, pc: tuple) -> bool:
+    """The kernel gives the model's next grids, or passes (None) on a grid
+    with more pending entries than its rows hold."""
+    got = compiled.nexts(gk, pc)
+    if len(gk[-1]) > MAX_PEND:
+        return got is None
+    return got == _python_nexts(model, gk, pc)
+
+
+def _walk(model: Model, rng: random.Random, steps: int) -> list[tuple]:
+    """Grids of random turns from the start, Deep Scans favoured (they leave
+    pending flips and shifts, where the turn branches most)."""
+    gk = split.grid_key(model.root_state())
+    seen = [gk]
+    for _ in range(steps):
+        pc = SCAN if rng.random() < 0.3 else rng.choice(PAY_CLASSES)
+        nxt = [g for g in _python_nexts(model, gk, pc) if g is not None]
+        if not nxt:
+            gk = seen[0] if rng.random() < 0.3 else gk
+            continue
+        gk = rng.choice(nxt)
+        seen.append(gk)
+    return seen
+
+
+@pytest.mark.parametrize("options", list(OPTIONS))
+@pytest.mark.parametrize("seed", [0, 7])
+def test_reached_grids_match_the_model(seed: int, options: str) -> None:
+    model = _model(seed, options)
+    compiled = CompiledGridTurns(model)
+    rng = random.Random(seed)
+    checked = 0
+    for gk in _walk(model, rng, 60):
+        for pc in PAY_CLASSES:
+            assert _agrees(compiled, model, gk, pc), (gk, pc)
+            checked += len(gk[-1]) <= MAX_PEND
+    assert checked > 100
+
+
+def test_open_mode_grids_match_the_model() -> None:
+    model = _model(3, "standard", "open")
+    compiled = CompiledGridTurns(model)
+    for gk in _walk(model, random.Random(3), 40):
+        for pc in PAY_CLASSES:
+            assert _agrees(compiled, model, gk, pc), (gk, pc)
+
+
+@st.composite
+def _grids(draw):
+    """Any grid of the model's form: the ship anywhere (the dock and Earth
+    too), any rotations and pattern sets, pending flips and shifts."""
+    cells = [DOCK, EARTH] + [(r, c) for r in range(1, 8) for c in range(1, 6)]
+    ship = draw(st.sampled_from(cells))
+    shields = draw(st.integers(0, 2))
+    held = draw(st.integers(0, 2))
+    rot = tuple(draw(st.lists(st.integers(0, 4), min_size=7, max_size=7)))
+    masks = tuple(draw(st.lists(st.integers(1, (1 << 32) - 1), min_size=7, max_size=7)))
+    samples = draw(st.integers(0, (1 << 35) - 1))  # (cut to the setup's tokens)
+    # Pending flips: cards met since their Deep Scans, often alike (the
+    # planner then applies the first of equal ones).
+    alike = st.sampled_from([0, 0b11111 << 10, 0b11111 << 15, 1 << 7])
+    flips = sorted(draw(st.lists(alike | st.integers(0, (1 << 35) - 1), max_size=4)))
+    shifts = sorted(SHIFT_TAG | m for m in draw(st.lists(st.integers(0, ALL_ROWS - 1), max_size=3)))
+    return (ship, None, shields, held, rot, masks, samples, tuple(flips) + tuple(shifts))
+
+
+@settings(max_examples=150, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(gk=_grids(), seed=st.sampled_from([0, 7]), options=st.sampled_from(list(OPTIONS)),
+       pc=st.sampled_from(PAY_CLASSES))
+def test_any_grid_matches_the_model(gk: tuple, seed: int, options: str, pc: tuple) -> None:
+    model = _model(seed, options)
+    gk = (*gk[:6], gk[6] & model.initial_samples, gk[7])  # tokens lie where the setup put them
+    assert CompiledGridTurns(model).nexts(gk, pc) == _python_nexts(model, gk, pc)
+
+
+def test_too_many_pending_entries_fall_back_to_python() -> None:
+    model = _model(0, "standard")
+    gk = split.grid_key(model.root_state())
+    many = gk[:-1] + (tuple(range(MAX_PEND + 1)),)
+    assert CompiledGridTurns(model).nexts(many, SCAN) is None
+    half = split.GridHalf(model, 12, None)
+    assert half._next_grids(many, None, SCAN) == _python_nexts(model, many, SCAN)
+
+
+@pytest.mark.parametrize("options", [
+    RuleOptions(escape_pod=True), RuleOptions(low_memory=True), RuleOptions(second_action=True),
+    RuleOptions(reveal_once=True),
+])
+def test_applies_only_with_pending_flips_and_shifts(options: RuleOptions) -> None:
+    setup = generate_setup(seed=1, options=options)
+    model = Model(initial_state(setup, setup.deal), "deal")
+    assert not CompiledGridTurns.applies(model)
+    assert CompiledGridTurns.applies(_model(1, "standard"))
+
+
+@pytest.mark.parametrize("mode", ["deal", "open"])
+def test_card_search_is_the_same_without_the_kernel(monkeypatch, mode: str) -> None:
+    """Same optimum, plan and nodes with the grid's turns worked out in
+    Python (the kernel changes the speed, not the search)."""
+    setups = [generate_setup(seed=s) for s in (2, 5)]
+    compiled = [solve(s, mode=mode) for s in setups]
+    monkeypatch.setattr(CompiledGridTurns, "applies", staticmethod(lambda model: False))
+    python = [solve(s, mode=mode) for s in setups]
+    for a, b in zip(compiled, python, strict=True):
+        assert a.status == b.status == "solved"
+        assert (a.turns, a.cards, a.nodes) == (b.turns, b.cards, b.nodes)
+        assert a.plan.to_text() == b.plan.to_text()
+
+
+@pytest.mark.parametrize("options", ["standard", "earth-in-row-7"])
+@pytest.mark.parametrize("ship", [DOCK, EARTH, (6, 3), (7, 5)])
+def test_deep_scans_at_the_ends_of_the_grid(options: str, ship: tuple) -> None:
+    """The rows a pending shift may take ([D14], 'earth-in-row-7') and the
+    re-scan row ([D23]) where they differ: at the dock, at Earth and near it."""
+    model = _model(0, options)
+    root = split.grid_key(model.root_state())
+    gk = (ship, *root[1:7], (1 << 20, SHIFT_TAG | 0b0000010))
+    compiled = CompiledGridTurns(model)
+    for pc in PAY_CLASSES:
+        assert compiled.nexts(gk, pc) == _python_nexts(model, gk, pc), pc
+    at_earth = [g[-1] for g in compiled.nexts(gk, SCAN)] if ship == EARTH else []
+    if at_earth:  # the new pending shift: blocked from row 7 only under the option
+        blocked = {p ^ SHIFT_TAG for pend in at_earth for p in pend if p >= SHIFT_TAG} - {0b0000010}
+        assert blocked == ({1 << 6} if options == "earth-in-row-7" else {0})
