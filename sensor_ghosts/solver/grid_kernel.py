@@ -23,8 +23,9 @@ was this turn's), its pending shifts (rows they may no longer take) and the
 explicit flip of this turn. The steps follow ``Model`` one for one
 (``fly``, ``observe``, ``enter_row``, ``split_by``, ``apply_action``,
 ``_grid_end``), and in the same order, so the same branches come out in the
-same order. A turn that would need more pending entries or branches than the
-rows hold reports it (``OVERFLOW``), and the caller falls back to Python.
+same order. A turn that needs more rows than the scratch arrays hold reports
+it (``OVERFLOW``), and they grow; a grid with more pending entries than a
+branch holds (``MAX_PEND``, a Deep Scan's new one included) is left to Python.
 """
 
 from __future__ import annotations
@@ -69,8 +70,10 @@ N_PEND = 19
 N_WIDTH = N_PEND + 1 + 2 * MAX_PEND
 WIN = -1
 OVERFLOW = -1
-# Rows of the scratch arrays: branches a flight holds at once, and next grids.
+# Rows of the scratch arrays at first (branches a flight holds at once, next
+# grids), and at most (they grow fourfold when a turn needs more).
 WORK_ROWS = 256
+MAX_WORK_ROWS = 1 << 16
 SPLIT_ROWS = 2 * (MAX_PEND + 1)
 
 
@@ -488,12 +491,16 @@ class CompiledGridTurns:
         self.need = model.need
         self.virus = model.virus_bits
         self.earth7 = bool(model.options.earth_in_row_7)
-        self.work = np.empty((WORK_ROWS, B_WIDTH), dtype=np.int64)
-        self.out = np.empty((WORK_ROWS, B_WIDTH), dtype=np.int64)
         self.obs = np.empty((MAX_PEND + 1, B_WIDTH), dtype=np.int64)
         self.spl = np.empty((SPLIT_ROWS, B_WIDTH), dtype=np.int64)
         self.face_of = np.empty(SPLIT_ROWS, dtype=np.int64)
-        self.res = np.empty((WORK_ROWS, N_WIDTH), dtype=np.int64)
+        self._rows(WORK_ROWS)
+
+    def _rows(self, n: int) -> None:
+        """Scratch arrays of ``n`` rows for the branches and the next grids."""
+        self.work = np.empty((n, B_WIDTH), dtype=np.int64)
+        self.out = np.empty((n, B_WIDTH), dtype=np.int64)
+        self.res = np.empty((n, N_WIDTH), dtype=np.int64)
 
     @staticmethod
     def applies(model) -> bool:
@@ -505,10 +512,11 @@ class CompiledGridTurns:
         """The next grids (None: the win) of the turns of pay class ``pc``
         from grid ``gk`` (``split.grid_key``), each once, in the order
         ``Model.grid_moves`` meets them; None when the rows cannot hold the
-        turn (the caller works it out in Python)."""
+        turn (more pending entries than ``MAX_PEND`` less the one a Deep
+        Scan adds: the caller works it out in Python)."""
         ship, _pod, shields, held, rot, masks, samples, pend = gk
         n_pend = len(pend)
-        if n_pend > MAX_PEND:
+        if n_pend >= MAX_PEND:
             return None
         kind = pc[0]
         dr = dc = 0
@@ -523,13 +531,18 @@ class CompiledGridTurns:
             k = K_SHIELDS
         else:
             return None
-        n = next_grids(
-            ship[0], ship[1], shields, held, rot, masks, samples, pend + _PAD[n_pend:], n_pend, k, dr, dc,
-            self.cells, self.choices, self.n_choices, self.need, self.virus, self.earth7,
-            self.work, self.out, self.obs, self.spl, self.face_of, self.res,
-        )
-        if n == OVERFLOW:
-            return None
+        padded = pend + _PAD[n_pend:]
+        while True:
+            n = next_grids(
+                ship[0], ship[1], shields, held, rot, masks, samples, padded, n_pend, k, dr, dc,
+                self.cells, self.choices, self.n_choices, self.need, self.virus, self.earth7,
+                self.work, self.out, self.obs, self.spl, self.face_of, self.res,
+            )
+            if n != OVERFLOW:
+                break
+            if self.work.shape[0] >= MAX_WORK_ROWS:
+                return None
+            self._rows(4 * self.work.shape[0])
         got: list[tuple | None] = []
         for x in self.res[:n].tolist():
             if x[0] == WIN:

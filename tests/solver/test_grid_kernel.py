@@ -46,7 +46,7 @@ def _agrees(compiled: CompiledGridTurns, model: Model, gk: tuple, pc: tuple) -> 
     """The kernel gives the model's next grids, or passes (None) on a grid
     with more pending entries than its rows hold."""
     got = compiled.nexts(gk, pc)
-    if len(gk[-1]) > MAX_PEND:
+    if len(gk[-1]) >= MAX_PEND:
         return got is None
     return got == _python_nexts(model, gk, pc)
 
@@ -77,7 +77,7 @@ def test_reached_grids_match_the_model(seed: int, options: str) -> None:
     for gk in _walk(model, rng, 60):
         for pc in PAY_CLASSES:
             assert _agrees(compiled, model, gk, pc), (gk, pc)
-            checked += len(gk[-1]) <= MAX_PEND
+            checked += len(gk[-1]) < MAX_PEND
     assert checked > 100
 
 
@@ -120,7 +120,7 @@ def test_any_grid_matches_the_model(gk: tuple, seed: int, options: str, pc: tupl
 def test_too_many_pending_entries_fall_back_to_python() -> None:
     model = _model(0, "standard")
     gk = split.grid_key(model.root_state())
-    many = gk[:-1] + (tuple(range(MAX_PEND + 1)),)
+    many = gk[:-1] + (tuple(range(MAX_PEND)),)
     assert CompiledGridTurns(model).nexts(many, SCAN) is None
     half = split.GridHalf(model, 12, None)
     assert half._next_grids(many, None, SCAN) == _python_nexts(model, many, SCAN)
@@ -166,3 +166,17 @@ def test_deep_scans_at_the_ends_of_the_grid(options: str, ship: tuple) -> None:
     if at_earth:  # the new pending shift: blocked from row 7 only under the option
         blocked = {p ^ SHIFT_TAG for pend in at_earth for p in pend if p >= SHIFT_TAG} - {0b0000010}
         assert blocked == ({1 << 6} if options == "earth-in-row-7" else {0})
+
+
+def test_a_flight_of_many_branches_grows_the_scratch_rows() -> None:
+    """Three pending shifts and three pending flips before a boost run: 261
+    branches in one flight, more than the rows the kernel starts with."""
+    model = _model(7, "standard")
+    gk = ((3, 5), None, 0, 2, (0, 0, 0, 3, 4, 0, 0), (1, 1, 1, 257, 257, 1, 1), 0,
+          (0, 0, 31744, SHIFT_TAG, SHIFT_TAG, SHIFT_TAG | 1))
+    compiled = CompiledGridTurns(model)
+    rows = compiled.work.shape[0]
+    pc = (FLY, DIRECTIONS[0])
+    got = compiled.nexts(gk, pc)
+    assert got == _python_nexts(model, gk, pc) and len(got) > 50
+    assert compiled.work.shape[0] > rows
