@@ -203,3 +203,35 @@ def test_hand_payments_by_card_classes_and_places_match_the_commands(mode, pod):
             assert list(got) == list(want)
     if mode == "deal":
         assert shared  # some hands were read off another hand's places
+
+
+def test_solo_payments_kept_across_solves_follow_the_rules(monkeypatch):
+    """``split._SOLO_SHAPES`` is shared by every card search in a process:
+    one after others of other modes and rules finds what it finds alone.
+    (Open mode plays one card of each type where deal mode plays each card,
+    and the escape pod's moves follow the cards: a key without the mode or
+    the pod would hand one's payments to the other.)"""
+    setup = generate_setup(seed=4)
+    pod = generate_setup(seed=4, options=RuleOptions(escape_pod=True))
+    runs = [(setup, "deal"), (setup, "open"), (pod, "deal"), (pod, "open")]
+    turns = {mode: solve(inst, mode=mode).turns for inst, mode in runs[:2]}
+
+    def card_search(inst, mode):
+        m, roots = _model(inst, mode)
+        t = turns[mode] if inst is setup else solve(inst, mode=mode).turns
+        out = split.fewest_cards(m, roots, t, lazy=False)
+        assert out.status == "solved"
+        return out.value, out.nodes, out.path[-1][0]
+
+    alone = {}
+    for inst, mode in runs:
+        split._SOLO_SHAPES.clear()
+        alone[(id(inst), mode)] = card_search(inst, mode)
+    split._SOLO_SHAPES.clear()
+    for inst, mode in runs[::-1] + runs:
+        assert card_search(inst, mode) == alone[(id(inst), mode)], mode
+    assert split._SOLO_SHAPES
+    monkeypatch.setattr(split, "_SOLO_SHAPES_LIMIT", 1)
+    split._SOLO_SHAPES.clear()
+    got = card_search(setup, "deal")  # kept small: starts over when full
+    assert len(split._SOLO_SHAPES) == 1 and got == alone[(id(setup), "deal")]
