@@ -34,7 +34,7 @@ import numpy as np
 from numba import njit
 
 from ..rules.cards import SectorType
-from ..rules.geometry import EARTH
+from ..rules.geometry import DIRECTIONS, EARTH
 from .model import A_LOW as _A_LOW_LIST
 from .model import ALL_ROWS, FLY, FULL, PEEK, SCAN, SHIELDS, SHIFT_TAG
 
@@ -518,19 +518,10 @@ class CompiledGridTurns:
         n_pend = len(pend)
         if n_pend >= MAX_PEND:
             return None
-        kind = pc[0]
-        dr = dc = 0
-        if kind == FLY:
-            k = K_FLY
-            dr, dc = pc[1].value
-        elif kind == PEEK:
-            k = K_PEEK
-        elif pc == SCAN:
-            k = K_SCAN
-        elif kind == SHIELDS:
-            k = K_SHIELDS
-        else:
+        asked = _ASKED.get(pc)
+        if asked is None:
             return None
+        k, dr, dc = asked
         padded = pend + _PAD[n_pend:]
         while True:
             n = next_grids(
@@ -556,3 +547,10 @@ class CompiledGridTurns:
 
 
 _PAD = (0,) * MAX_PEND
+# A pay class as ``next_grids`` takes it: (kind, step of a Fly).
+_ASKED: dict[tuple, tuple[int, int, int]] = {
+    **{(FLY, d): (K_FLY, *d.value) for d in DIRECTIONS},
+    **{(PEEK, d): (K_PEEK, 0, 0) for d in (*DIRECTIONS, None)},
+    SCAN: (K_SCAN, 0, 0),
+    (SHIELDS, None): (K_SHIELDS, 0, 0),
+}

@@ -513,6 +513,9 @@ def fewest_cards(
     heap: list = []
     root_of = {}
     seq = 0
+    # Per card state id: cards held, in the deck and in the discard pile,
+    # and the second pass (what ``push`` reads of it, for every push).
+    sizes: dict[int, tuple[int, int, int, bool]] = {}
 
     def push(key: tuple, g: int, h: int | None = None, stage: int = -1, resume: int = 0,
              later: int | None = None) -> None:
@@ -523,11 +526,14 @@ def fewest_cards(
         of the commands it left for a later stage so far."""
         nonlocal seq
         t, _gid, cid = key
-        hands, deck, disc, _head, pass2, _active = cards_of[cid]
+        got = sizes.get(cid)
+        if got is None:
+            hands, deck, disc, _head, pass2, _active = cards_of[cid]
+            n_deck = lazy_draws.deck_size(cards_of[cid]) if lazy else len(deck)
+            got = sizes[cid] = (sum(len(x) for x in hands), n_deck, len(disc), pass2)
+        held, n_deck, n_disc, pass2 = got
         if h is None:
-            h = grid.h.cards_for_turns(turns - t, hands)
-        held = sum(len(x) for x in hands)
-        n_deck = lazy_draws.deck_size(cards_of[cid]) if lazy else len(deck)
+            h = grid.h.cards_for_turns(turns - t, cards_of[cid][0])
         big_l = held + n_deck + g
         # The cards a win of g + h cards takes from the deck: solo, what the
         # turns but the last play (hands are full at the start of a turn);
@@ -547,7 +553,7 @@ def fewest_cards(
             taken = h + model.limit * players - held
             joined = h
         if not pass2 and taken > n_deck:
-            big_l += len(disc) + joined + 1
+            big_l += n_disc + joined + 1
         heapq.heappush(heap, (g + h, -big_l, -t, seq, key, g, stage, resume, later))
         seq += 1
 
