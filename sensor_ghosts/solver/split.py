@@ -44,7 +44,8 @@ has that many turns finds T with the A* under 'turns-only': ``api._split_solve``
   the discard pile. What a set of cards pays for depends only on their classes
   (``Model.tok_classes``) and, for a lone Fly card, the heading, and is worked
   out once a solve (``_play_keys``); solo, a hand's payments, by places in the
-  hand, are shared by every hand of the same classes (``solo_payments``).
+  hand, are shared by every hand of the same classes (``solo_payments``),
+  and these and the lazy ones by every solve in the process (``_SHAPES``).
   Then the draw (``Model.draw_outcomes``); a draw that finds
   the second-pass deck empty is a loss ([D15]) and is dropped.
 * **Bound.** Solo, every turn plays a card, so the cards still to play are at
@@ -127,15 +128,26 @@ ANY_PEEK = (PEEK, None)
 _ONE_OF_EACH = [(k, d) for k in (FLY, PEEK) for d in DIRECTIONS] + [(SHIFT, 0), (SHIELDS, None)]
 
 
-# ``fewest_cards``' solo payments by places in the hand (``keyed``), kept
-# across solves: they are a function of the classes of the hand's cards, the
-# heading and the rules that read them (the mode, the escape pod and whether
-# it moves: ``solo_payments``, ``_play_keys``), and a process that solves many
-# setups (a generator checking its puzzles, the benchmarks) meets the same
-# few hundred again and again. Working them out took 0.84 ms of a median
-# solve (deal mode, the middle 40 of setups 0-199).
-_SOLO_SHAPES: dict[tuple, tuple] = {}
-_SOLO_SHAPES_LIMIT = 20_000
+# ``fewest_cards``' payments shared by card states alike (``keyed``), kept
+# across solves: a lone player's by places in the hand are a function of the
+# classes of the hand's cards, the heading and the rules that read them (the
+# mode, the escape pod and whether it moves: ``solo_payments``,
+# ``_play_keys``); lazy ones (``lazy_payments``) of the hands and what the
+# pool offers as card types, the heading, the types themselves and the number
+# of players. A process that solves many setups (a generator checking its
+# puzzles, the benchmarks) meets the same few hundred again and again.
+# Working them out took 0.84 ms of a median solve in deal mode (the middle 40
+# of setups 0-199), 7 % of one in open mode.
+_SHAPES: dict[tuple, tuple] = {}
+_SHAPES_LIMIT = 20_000
+
+
+def _share(key: tuple, shape: tuple) -> None:
+    """Keep ``keyed``'s answer ``shape`` in ``_SHAPES`` (which starts over
+    when full)."""
+    if len(_SHAPES) >= _SHAPES_LIMIT:
+        _SHAPES.clear()
+    _SHAPES[key] = shape
 
 
 def applies(model: Model, roots: list[tuple[tuple, object]]) -> bool:
@@ -558,15 +570,15 @@ def fewest_cards(
         seq += 1
 
     shape: dict[int, tuple] = {}
-    # ``keyed``'s answers shared by card states alike: solo, (classes of the
-    # hand's cards, heading), by places in the hand (``solo_payments``, in
-    # ``_SOLO_SHAPES``, across solves too); lazy, (hands, what the pool
-    # offers, heading) (``lazy_payments``).
-    shared: dict[tuple, tuple] = {}
+    # ``keyed``'s answers shared by card states alike (``_SHAPES``, across
+    # solves too): solo, (classes of the hand's cards, heading), by places in
+    # the hand (``solo_payments``); lazy, (hands, what the pool offers,
+    # heading) (``lazy_payments``). Their keys start with what else the
+    # payments read.
     classes = model.tok_classes
-    # What a lone player's payments read besides the hand's classes and the
-    # heading (``_SOLO_SHAPES``).
-    solo_rules = (model.mode, model.pod_variant, base.pod is not None and base.pod != EARTH)
+    pod_free = base.pod is not None and base.pod != EARTH
+    solo_rules = ("solo", model.mode, model.pod_variant, pod_free)
+    lazy_rules = ("lazy", model.pod_variant, pod_free, players, tuple(model.types)) if lazy else None
 
     def keyed(cid: int) -> tuple[int, list]:
         """``payments(cid)``: its form, and its items, each with the fewest
@@ -583,7 +595,8 @@ def fewest_cards(
         if lazy and hands[active]:
             n_pend = lazy_draws.pending_all(hands)
             pk = (hands, lazy_draws.available(_deck, n_pend, len(classes)), len(_deck) == n_pend, active)
-            got = shared.get((pk, head))
+            tk = (lazy_rules, pk, head)
+            got = _SHAPES.get(tk)
             if got is None:
                 paying = lazy_payments(model, base, cards_of[cid], pk, paid_by)
                 if players == 1:  # as solo below: sorted by the fewest cards
@@ -597,12 +610,12 @@ def fewest_cards(
                                     for after, played, _, _ in what}
                         items.append((k, what, min(n for n, _ in distinct.values()), list(distinct.values())))
                     got = (LAZY, items)
-                shared[(pk, head)] = got
+                _share(tk, got)
             shape[cid] = got
             return got
         if players == 1 and hands[0]:
             tk = (solo_rules, tuple(classes[t] for t in hands[0]), head)
-            got = _SOLO_SHAPES.get(tk)
+            got = _SHAPES.get(tk)
             if got is None:
                 paying = solo_payments(model, base, hands[0], head, paid_by)
                 # Solo the bound grows with ``least`` alone: in its order,
@@ -610,9 +623,7 @@ def fewest_cards(
                 got = (BY_PLACES, sorted(
                     ((k, what, min(len(pos) for _, pos, _ in what), None) for k, what in paying.items()),
                     key=_least))
-                if len(_SOLO_SHAPES) >= _SOLO_SHAPES_LIMIT:
-                    _SOLO_SHAPES.clear()
-                _SOLO_SHAPES[tk] = got
+                _share(tk, got)
             shape[cid] = got
             return got
         form, paying = payments(cid)

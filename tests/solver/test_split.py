@@ -206,32 +206,34 @@ def test_hand_payments_by_card_classes_and_places_match_the_commands(mode, pod):
 
 
 def test_solo_payments_kept_across_solves_follow_the_rules(monkeypatch):
-    """``split._SOLO_SHAPES`` is shared by every card search in a process:
+    """``split._SHAPES`` is shared by every card search in a process:
     one after others of other modes and rules finds what it finds alone.
     (Open mode plays one card of each type where deal mode plays each card,
     and the escape pod's moves follow the cards: a key without the mode or
     the pod would hand one's payments to the other.)"""
     setup = generate_setup(seed=4)
     pod = generate_setup(seed=4, options=RuleOptions(escape_pod=True))
-    runs = [(setup, "deal"), (setup, "open"), (pod, "deal"), (pod, "open")]
+    runs: list = [(setup, "deal"), (setup, "open"), (pod, "deal"), (pod, "open")]
     turns = {mode: solve(inst, mode=mode).turns for inst, mode in runs[:2]}
 
-    def card_search(inst, mode):
+    def card_search(inst, mode, lazy=False):
         m, roots = _model(inst, mode)
         t = turns[mode] if inst is setup else solve(inst, mode=mode).turns
-        out = split.fewest_cards(m, roots, t, lazy=False)
+        out = split.fewest_cards(m, roots, t, lazy=lazy)
         assert out.status == "solved"
         return out.value, out.nodes, out.path[-1][0]
 
+    runs += [(inst, mode, True) for inst, mode in runs if mode == "open"]  # lazy draws too
+    runs = [(*run, False)[:3] for run in runs]
     alone = {}
-    for inst, mode in runs:
-        split._SOLO_SHAPES.clear()
-        alone[(id(inst), mode)] = card_search(inst, mode)
-    split._SOLO_SHAPES.clear()
-    for inst, mode in runs[::-1] + runs:
-        assert card_search(inst, mode) == alone[(id(inst), mode)], mode
-    assert split._SOLO_SHAPES
-    monkeypatch.setattr(split, "_SOLO_SHAPES_LIMIT", 1)
-    split._SOLO_SHAPES.clear()
+    for run in runs:
+        split._SHAPES.clear()
+        alone[run] = card_search(*run)
+    split._SHAPES.clear()
+    for run in runs[::-1] + runs:
+        assert card_search(*run) == alone[run], run[1:]
+    assert split._SHAPES
+    monkeypatch.setattr(split, "_SHAPES_LIMIT", 1)
+    split._SHAPES.clear()
     got = card_search(setup, "deal")  # kept small: starts over when full
-    assert len(split._SOLO_SHAPES) == 1 and got == alone[(id(setup), "deal")]
+    assert len(split._SHAPES) == 1 and got == alone[(setup, "deal", False)]
