@@ -469,15 +469,11 @@ class CompiledGridTurns:
 
     def __init__(self, model) -> None:
         self.m = model
-        cells = np.zeros((7, 5, 4), dtype=np.int64)  # gap, flippable, face of parity 0 and 1
-        for r in range(7):
-            for j in range(5):
-                cells[r, j, 0] = model.gap[r][j]
-                cells[r, j, 1] = model.flippable[r][j]
-                f0, f1 = model.sides[r][j]
-                cells[r, j, 2] = FACE_CODE[f0]
-                cells[r, j, 3] = FACE_CODE[f1]
-        self.cells = cells
+        # Per card: gap, flippable, the faces of parity 0 and 1.
+        self.cells = np.array([
+            [[model.gap[r][j], model.flippable[r][j], FACE_CODE[model.sides[r][j][0]],
+              FACE_CODE[model.sides[r][j][1]]] for j in range(5)]
+            for r in range(7)], dtype=np.int64)
         # The re-scan's legal flips of each row with the slots ``ex`` flipped
         # by choice this turn excluded ([D23]), from the model's own rule:
         # none, or the one card of an explicit Deep Scan flip.
