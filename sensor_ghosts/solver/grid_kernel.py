@@ -35,10 +35,9 @@ from numba import njit
 
 from ..rules.cards import SectorType
 from ..rules.geometry import DIRECTIONS, EARTH
-from .model import A_LOW as _A_LOW_LIST
 from .model import ALL_ROWS, FLY, FULL, PEEK, SCAN, SHIELDS, SHIFT_TAG
+from .relaxed_kernel import A_LOW, _xor_set  # (a pattern set with one slot turned)
 
-A_LOW = np.array(_A_LOW_LIST, dtype=np.int64)
 EARTH_R, EARTH_C = EARTH
 # Faces, as codes.
 F_EMPTY, F_BOOST, F_AST, F_OBST = 0, 1, 2, 3
@@ -78,10 +77,12 @@ SPLIT_ROWS = 2 * (MAX_PEND + 1)
 
 
 @njit(cache=True, inline="always")
-def _xor_set(s, j):
-    k = 1 << j
-    lo = A_LOW[j]
-    return ((s & lo) << k) | ((s >> k) & lo)
+def _prefix_equal(x, y, n):
+    """Whether the first ``n`` entries of rows ``x`` and ``y`` are equal."""
+    for q in range(n):
+        if x[q] != y[q]:
+            return False
+    return True
 
 
 @njit(cache=True)
@@ -171,12 +172,7 @@ def _enter_row(cur, r, work, nw, err):
                     n_rest += 1
             dup = False
             for s in range(n_seen):
-                same = True
-                for q in range(n_rest):
-                    if seen[s, q] != rest[q]:
-                        same = False
-                        break
-                if same and seen[s, MAX_PEND] == n_rest:
+                if seen[s, MAX_PEND] == n_rest and _prefix_equal(seen[s], rest, n_rest):
                     dup = True
                     break
             if not dup:
@@ -366,12 +362,7 @@ def _grid_end(b, choices, n_choices, res, n_res):
                 q -= 1
             row[q] = v
     for i in range(n_res):
-        same = True
-        for q in range(N_WIDTH):
-            if res[i, q] != row[q]:
-                same = False
-                break
-        if same:
+        if _prefix_equal(res[i], row, N_WIDTH):
             return n_res
     res[n_res, :] = row
     return n_res + 1
