@@ -192,7 +192,7 @@ def _enter_row(cur, r, work, nw, err):
                         if can[idx[i]] == k:
                             chosen = True
                     if chosen:
-                        work[nw, B_ROT + r] = (work[nw, B_ROT + r] + 1) % 5
+                        work[nw, B_ROT + r] = (work[nw, B_ROT + r] + 1) % 5  # [D16] one place left
                     else:
                         m = cur[B_SHIFT + k] | bit
                         if m == ALL_ROWS:
@@ -244,7 +244,7 @@ def _fly(b0, dr, dc, cells, need, virus, work, out, obs, spl, face_of, err):
                 nout += 1
             continue
         if nr < 1 or nr > 7 or nc < 1 or nc > 5:
-            continue
+            continue  # off the grid: lost ([D20], [D25]: never back to the dock)
         ri = nr - 1
         if obs[0, B_NSHIFT] > 0 and nr != r:
             waiting = False
@@ -260,7 +260,7 @@ def _fly(b0, dr, dc, cells, need, virus, work, out, obs, spl, face_of, err):
                 continue
         j = (nc - 1 + obs[0, B_ROT + ri]) % 5
         if cells[ri, j, 0]:
-            continue  # a gap
+            continue  # a gap ([D20])
         obs[0, B_R] = nr
         obs[0, B_C] = nc
         ns = 0
@@ -336,6 +336,8 @@ def _grid_end(b, choices, n_choices, res, n_res):
                 if b[B_NEW + k]:
                     b[B_FLIP + k] |= rowbits
         if not at_earth:
+            # The re-scan (§8): the row ahead ([D2]) shifts ([D16]), the row
+            # two ahead has its cards flipped.
             if r + 1 <= 7:
                 b[B_ROT + r] = (b[B_ROT + r] + 1) % 5
             if r + 2 <= 7:

@@ -272,7 +272,7 @@ class GridHalf:
         self._ids: dict[tuple, int] = {}
         # The grid's turns compiled (``grid_kernel``) where they apply; made
         # when first asked for (a GridHalf for bounds alone never is).
-        self._compiled: CompiledGridTurns | None | bool = CompiledGridTurns.applies(model)
+        self._compiled: CompiledGridTurns | bool = CompiledGridTurns.applies(model)
 
     def grid_id(self, gk: tuple) -> int:
         """The id of grid ``gk`` (``grids[id]`` is ``gk``)."""
@@ -347,7 +347,7 @@ class GridHalf:
         ``ends``."""
         if self._compiled is True:
             self._compiled = CompiledGridTurns(self.m)
-        if self._compiled and pc != SKIP:
+        if self._compiled and pc != SKIP and pod is None:
             got = self._compiled.nexts(gk, pc)
             if got is not None:
                 return got
