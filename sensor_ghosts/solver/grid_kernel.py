@@ -372,41 +372,42 @@ def _grid_end(b, choices, n_choices, res, n_res):
 
 @njit(cache=True)
 def next_grids(ship_r, ship_c, shields, held, rot, masks, samples, pend, n_pend, kind, dr, dc,
-               cells, choices, n_choices, need, virus, earth_in_row_7, work, out, obs, spl, face_of, res):
+               cells, choices, n_choices, need, virus, blocked_rows, work, out, obs, spl, face_of, res):
     """The next grids of every turn of pay class ``kind`` (a Fly by (dr, dc),
     any Peek, any Deep Scan, Shields) from the grid given, over every bolster
     (``Model.grid_moves``, then ``split.next_grids``), each once, in the order
-    met: written to ``res``; returns how many, or ``OVERFLOW``."""
+    met: written to ``res``; returns how many, or ``OVERFLOW``.
+    ``blocked_rows``: by the ship's row (8: at Earth), the rows a Deep Scan
+    may not shift, as bits (``Model.shiftable_rows``)."""
     err = np.zeros(1, dtype=np.int64)
     base = np.zeros(B_WIDTH, dtype=np.int64)
+    base[B_R] = ship_r
+    base[B_C] = ship_c
+    for r in range(7):
+        base[B_ROT + r] = rot[r]
+        base[B_MASK + r] = masks[r]
+    base[B_SAMPLES] = samples
+    nf = 0
+    ns = 0
+    for k in range(n_pend):
+        if pend[k] < SHIFT_TAG:
+            base[B_FLIP + nf] = pend[k]
+            nf += 1
+        else:
+            base[B_SHIFT + ns] = pend[k] ^ SHIFT_TAG
+            ns += 1
+    base[B_NFLIP] = nf
+    base[B_NSHIFT] = ns
+    base[B_XROW] = -1
+    at_earth = ship_r == EARTH_R and ship_c == EARTH_C
     n_res = 0
     for bolster in range(min(held, 2 - shields) + 1):
         # A bolster pays only for shields this turn's flight spends.
         useful_only = bolster > 0
         if useful_only and kind != K_FLY:
             break
-        base[:] = 0
-        base[B_R] = ship_r
-        base[B_C] = ship_c
         base[B_SH] = shields + bolster
         base[B_HELD] = held - bolster
-        for r in range(7):
-            base[B_ROT + r] = rot[r]
-            base[B_MASK + r] = masks[r]
-        base[B_SAMPLES] = samples
-        nf = 0
-        ns = 0
-        for k in range(n_pend):
-            if pend[k] < SHIFT_TAG:
-                base[B_FLIP + nf] = pend[k]
-                nf += 1
-            else:
-                base[B_SHIFT + ns] = pend[k] ^ SHIFT_TAG
-                ns += 1
-        base[B_NFLIP] = nf
-        base[B_NSHIFT] = ns
-        base[B_XROW] = -1
-        at_earth = ship_r == EARTH_R and ship_c == EARTH_C
         n_out = 0
         if kind == K_FLY:
             n_out = _fly(base, dr, dc, cells, need, virus, work, out, obs, spl, face_of, err)
@@ -440,11 +441,7 @@ def next_grids(ship_r, ship_c, shields, held, rot, masks, samples, pend, n_pend,
                         out[n_out, B_MASK + r] = _xor_set(base[B_MASK + r], j)
                         n_out += 1
             out[n_out, :] = base
-            if at_earth and not earth_in_row_7:
-                blocked = 0
-            else:
-                blocked = 1 << (ship_r - 1)
-            out[n_out, B_SHIFT + ns] = blocked
+            out[n_out, B_SHIFT + ns] = blocked_rows[8 if at_earth else ship_r]
             out[n_out, B_NSHIFT] = ns + 1
             n_out += 1
         for q in range(n_out):
@@ -479,7 +476,13 @@ class CompiledGridTurns:
                 self.choices[r, ex, : len(got)] = got
         self.need = model.need
         self.virus = model.virus_bits
-        self.earth7 = bool(model.options.earth_in_row_7)
+        # [D14] the rows a Deep Scan may not shift, by the ship's row (8: at
+        # Earth, 'earth-in-row-7'), from the model's own rule.
+        self.blocked_rows = np.zeros(9, dtype=np.int64)
+        b = model.branch_of(model.root_state())
+        for row, ship in [(r, (r, 1)) for r in range(1, 8)] + [(8, EARTH)]:
+            b.ship = ship
+            self.blocked_rows[row] = ALL_ROWS & ~sum(1 << r for r in model.shiftable_rows(b))
         self.obs = np.empty((MAX_PEND + 1, B_WIDTH), dtype=np.int64)
         self.spl = np.empty((SPLIT_ROWS, B_WIDTH), dtype=np.int64)
         self.face_of = np.empty(SPLIT_ROWS, dtype=np.int64)
@@ -515,7 +518,7 @@ class CompiledGridTurns:
         while True:
             n = next_grids(
                 ship[0], ship[1], shields, held, rot, masks, samples, padded, n_pend, k, dr, dc,
-                self.cells, self.choices, self.n_choices, self.need, self.virus, self.earth7,
+                self.cells, self.choices, self.n_choices, self.need, self.virus, self.blocked_rows,
                 self.work, self.out, self.obs, self.spl, self.face_of, self.res,
             )
             if n != OVERFLOW:

@@ -36,10 +36,16 @@ def _model(seed: int, options: str, mode: str = "deal") -> Model:
     return Model(initial_state(setup, setup.deal), mode)
 
 
+@cache
+def _python_half(model: Model) -> split.GridHalf:
+    half = split.GridHalf(model, 12, None)
+    half._compiled = False  # the Python path: ``Model.grid_moves``
+    return half
+
+
 def _python_nexts(model: Model, gk: tuple, pc: tuple) -> list:
-    """The next grids as ``GridHalf`` worked them out before the kernel."""
-    ends = model.grid_moves(split.as_state(gk, split.NO_CARDS), None, pc)
-    return list(dict.fromkeys(g for _act, end in ends for g in split.next_grids(end)))
+    """The next grids as ``GridHalf`` works them out without the kernel."""
+    return _python_half(model)._next_grids(gk, None, pc)
 
 
 def _agrees(compiled: CompiledGridTurns, model: Model, gk: tuple, pc: tuple) -> bool:
