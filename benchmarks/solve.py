@@ -208,6 +208,12 @@ def main() -> None:
     ap.add_argument("--objective", default="turns", choices=["turns", "cards", "turns-only"],
                     help="turns-only: fewest turns without the card proof (what verify answers)")
     a = ap.parse_args()
+    # A typo in a list option gets a message naming it, not a traceback halfway through.
+    for flag, given, known in (("--variants", a.variants, ("solo", "4p", "pod", "near")),
+                               ("--modes", a.modes, ("deal", "open", "expected"))):
+        unknown = [x for x in given.split(",") if x not in known]
+        if unknown:
+            ap.error(f"{flag}: unknown {', '.join(map(repr, unknown))}; choose from {', '.join(known)}")
     print("command: python " + " ".join(sys.argv))
     warm_up()
     for kind in a.variants.split(","):
