@@ -12,10 +12,10 @@ from dataclasses import dataclass
 from ..rules.errors import SensorGhostsError
 from ..rules.setup import Deal, Setup
 from ..rules.state import GameState, initial_state, random_deal
-from . import lazy_draws, split
+from . import compiled, lazy_draws, split
 from .model import Model
 from .plan import Plan, build_plan, dealt_of
-from .search import Heuristic, SearchOutcome, astar, tty_progress
+from .search import Heuristic, SearchOutcome, TtyProgress, astar, tty_progress
 
 MODES = ("deal", "open", "expected")
 # The cap of the relaxed game's search for the first guess at the fewest
@@ -136,7 +136,10 @@ def solve(
     at that bound). Budgets (``max_nodes``,
     ``timeout`` in seconds, ``max_states``) end the search with status 'unknown'
     and the best bound found. ``max_turns`` limits the plans considered (then
-    'unsolvable' means 'not within max_turns'). Every returned plan has been
+    'unsolvable' means 'not within max_turns'). The first solve in a process
+    first loads the compiled kernels (``compiled.load_for``: half a second,
+    a minute's compile after an install), outside ``timeout`` and the
+    result's ``seconds``. Every returned plan has been
     replayed through the rules engine. Python's cyclic garbage collector is
     paused while it runs and restored after (``cyclic_gc_paused``)."""
     if mode not in MODES:
@@ -145,12 +148,16 @@ def solve(
         raise SolverInputError(f"unknown objective {objective!r} (use {', '.join(OBJECTIVES)})")
     if progress is None:
         progress = tty_progress()
-    t0 = time.perf_counter()
     start, fresh = start_state(instance, mode, deal)
+    compiled.load_for(start)  # before the clock: a first call may compile for a minute
+    t0 = time.perf_counter()
     if mode == "expected":
         from .expected import solve_expected
 
-        return solve_expected(start, fresh, max_nodes=max_nodes, timeout=timeout, progress=progress, t0=t0)
+        got = solve_expected(start, fresh, max_nodes=max_nodes, timeout=timeout, progress=progress, t0=t0)
+        if isinstance(progress, TtyProgress):
+            progress.end()
+        return got
     model = Model(start, mode)
     if mode == "open" and fresh:
         roots = [(st, ("deal", dealt)) for st, dealt in model.open_roots()]
@@ -163,10 +170,8 @@ def solve(
     else:
         out = astar(model, roots, objective=objective, max_nodes=max_nodes, timeout=timeout,
                     max_states=max_states, progress=progress, max_turns=max_turns)
-    if progress is not None and progress.__name__ == "show":
-        import sys
-
-        sys.stderr.write("\n")
+    if isinstance(progress, TtyProgress):
+        progress.end()
     plan = None
     turns = cards = None
     if out.status == "solved":
@@ -249,6 +254,7 @@ def solve_staged(
     cards among them) in what is left of the budget. When the second stage does
     not finish, the first stage's result stands; its ``objective`` (and its
     plan's) says 'turns-only'. Deal and open modes."""
+    compiled.load_for(start_state(instance, mode, deal)[0])  # before the clock, as ``solve``
     t0 = time.perf_counter()
     first = solve(instance, mode=mode, deal=deal, objective="turns-only", timeout=timeout,
                   progress=progress)

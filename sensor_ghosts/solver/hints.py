@@ -86,6 +86,7 @@ from ..rules.rescan import rescan, rescan_choices, rescan_row
 from ..rules.setup import Gap, Slot
 from ..rules.state import GameState, Status
 from ..rules.turns import DECK_PLAYER, ActionKind, Command, PlayedCard, Turn
+from . import compiled
 from .worlds import WorldSampler, down_side_marginals
 
 __all__ = [
@@ -875,6 +876,10 @@ def hint(
     sampler = WorldSampler(observation)
     rng = random.Random(seed)
     ws = [sampler.sample(rng) for _ in range(worlds)]
+    # The solver's compiled kernels, loaded outside the budget (``compiled``).
+    loading = compiled.load_for(ws[0])
+    t0 += loading
+    deadline += loading
     planned: Turn | None = None
     if careful and budget is not None and observation.options.players == 1:
         # (Without a time budget it is left out: its search in a world with no

@@ -451,16 +451,27 @@ def astar(
     return SearchOutcome("unsolvable", None, None, None, nodes)
 
 
-def tty_progress() -> Callable[[dict], None] | None:
-    """A progress printer on stderr, only when it is a terminal."""
-    if not sys.stderr.isatty():
-        return None
+class TtyProgress:
+    """A progress line on stderr, rewritten in place; ``end`` closes it with a
+    newline if one was shown (a short solve shows none)."""
 
-    def show(info: dict) -> None:
+    def __init__(self) -> None:
+        self.shown = False
+
+    def __call__(self, info: dict) -> None:
+        self.shown = True
         sys.stderr.write(
             f"\rsolving: {info['nodes']} nodes, {info['states']} states, "
             f"bound {info['bound']}, {info['seconds']:.1f}s   "
         )
         sys.stderr.flush()
 
-    return show
+    def end(self) -> None:
+        if self.shown:
+            sys.stderr.write("\n")
+            self.shown = False
+
+
+def tty_progress() -> TtyProgress | None:
+    """A progress printer on stderr, only when it is a terminal."""
+    return TtyProgress() if sys.stderr.isatty() else None

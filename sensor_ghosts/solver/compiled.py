@@ -1,0 +1,74 @@
+"""The solver's compiled kernels, made ready before any clock starts.
+
+Numba compiles a kernel (``relaxed_kernel.search`` and ``static_table``,
+``grid_kernel.next_grids``) at its first call in a process: it loads it from
+Numba's cache in about half a second, or, the first time after an install or
+a change of the code, compiles it in about a minute. Made inside a solve, that
+first call would spend the caller's time limit: on a fresh install ``verify
+--timeout 5`` answered 'unknown' after 37 s of compiling. ``load_for`` makes
+the first calls on the instance at hand, before the caller starts its clock,
+and says on a terminal what is happening when it takes long.
+"""
+
+from __future__ import annotations
+
+import sys
+import threading
+import time
+from collections.abc import Callable
+
+from ..rules.geometry import EARTH, Direction
+from ..rules.state import GameState
+from .grid_kernel import CompiledGridTurns
+from .model import FLY, SHIP, Model
+from .search import Heuristic
+from .split import grid_key
+
+# Seconds of loading after which the notice is shown: a load from Numba's
+# cache takes about half a second, a compile about a minute.
+NOTICE_AFTER = 2.0
+KERNELS = ("static_table", "search", "next_grids")
+_ready: set[str] = set()  # those called once in this process
+
+
+def tty_notice() -> None:
+    """The notice on standard error, when it is a terminal (as ``search.tty_progress``)."""
+    if sys.stderr.isatty():
+        sys.stderr.write("sensor-ghosts: compiling the solver's kernels (once after an install; about a minute)...\n")
+        sys.stderr.flush()
+
+
+def load_for(state: GameState, notice: Callable[[], None] | None = tty_notice) -> float:
+    """Call once each compiled kernel that solving ``state`` uses (in open
+    mode, whose models the other modes' plans come from too), unless this
+    process already has; ``notice`` is called if that takes more than
+    ``NOTICE_AFTER`` seconds. Returns the seconds it took (0.0 when all
+    were ready), for a caller whose clock already runs."""
+    if len(_ready) == len(KERNELS):
+        return 0.0
+    t0 = time.perf_counter()
+    model = Model(state, "open")
+    h_needed = model.actions_per_turn == 1 and not {"static_table", "search"} <= _ready
+    grid_needed = "next_grids" not in _ready and CompiledGridTurns.applies(model)
+    if not (h_needed or grid_needed):
+        return 0.0
+    timer = threading.Timer(NOTICE_AFTER, notice) if notice is not None else None
+    if timer is not None:
+        timer.daemon = True
+        timer.start()
+    try:
+        root = model.root_state()
+        if h_needed:
+            relaxed = Heuristic(model).relaxed  # its table with every row free: ``static_table``
+            assert relaxed is not None
+            _ready.add("static_table")
+            if root[SHIP] != EARTH:  # (else no search is made)
+                relaxed.turns(root, 1)  # ``search``: stops at once at this cap
+                _ready.add("search")
+        if grid_needed:
+            CompiledGridTurns(model).nexts(grid_key(root), (FLY, Direction.RIGHT))
+            _ready.add("next_grids")
+    finally:
+        if timer is not None:
+            timer.cancel()
+    return time.perf_counter() - t0

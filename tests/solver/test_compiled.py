@@ -1,0 +1,80 @@
+"""The compiled kernels are made ready before a caller's clock starts
+(``solver/compiled.py``): a first call that compiles for a minute must not
+spend a solve's or a hint's time limit."""
+
+from __future__ import annotations
+
+import time
+
+import pytest
+
+from sensor_ghosts.generators import generate_setup
+from sensor_ghosts.rules.observation import observe
+from sensor_ghosts.rules.state import initial_state
+from sensor_ghosts.solver import compiled, solve
+from sensor_ghosts.solver.hints import hint
+from sensor_ghosts.solver.search import TtyProgress
+
+SLOW = 0.6  # seconds a simulated first call takes (a compile takes a minute)
+
+
+@pytest.fixture
+def slow_first_call(monkeypatch):
+    """A process whose kernels were never called, where the first call of
+    the grid turns' kernel takes ``SLOW`` seconds; returns the calls made."""
+    calls = []
+
+    class SlowGridTurns(compiled.CompiledGridTurns):
+        def nexts(self, gk, pc):
+            calls.append(pc)
+            time.sleep(SLOW)
+            return super().nexts(gk, pc)
+
+    monkeypatch.setattr(compiled, "_ready", set())
+    monkeypatch.setattr(compiled, "CompiledGridTurns", SlowGridTurns)
+    return calls
+
+
+def test_first_solve_loads_the_kernels_outside_its_time_limit(slow_first_call):
+    setup = generate_setup(seed=4)  # a fast solve: well under a tenth of a second
+    got = solve(setup, mode="deal", objective="turns-only", timeout=SLOW / 2)
+    assert slow_first_call, "the first solve made the kernels' first calls"
+    assert got.status == "solved"  # the load did not spend the time limit
+    assert got.seconds < SLOW / 2
+    again = solve(setup, mode="deal", objective="turns-only", timeout=SLOW / 2)
+    assert len(slow_first_call) == 1 and again.status == "solved"  # once a process
+
+
+def test_load_is_once_a_process_and_says_so_when_slow(slow_first_call, monkeypatch):
+    monkeypatch.setattr(compiled, "NOTICE_AFTER", 0.05)
+    notices = []
+    state = initial_state(generate_setup(seed=4))
+    took = compiled.load_for(state, notice=lambda: notices.append(1))
+    assert took >= SLOW and notices == [1]
+    assert compiled.load_for(state, notice=lambda: notices.append(2)) == 0.0
+    assert notices == [1] and set(compiled._ready) == set(compiled.KERNELS)
+
+
+def test_a_fast_load_gives_no_notice(monkeypatch):
+    monkeypatch.setattr(compiled, "_ready", set())
+    notices = []
+    compiled.load_for(initial_state(generate_setup(seed=4)), notice=lambda: notices.append(1))
+    assert notices == []  # the kernels are in this process already: well under NOTICE_AFTER
+
+
+def test_hint_budget_leaves_out_the_load(slow_first_call):
+    s = initial_state(generate_setup(seed=3))
+    # A budget the load alone would use up: no playout would be left.
+    got = hint(observe(s, 0), seed=1, budget=SLOW, worlds=4, screen_worlds=2, finalists=2, careful=False)
+    assert slow_first_call
+    assert got.samples > 0  # the budget was left for the playouts
+
+
+def test_progress_line_is_closed_only_when_shown(capsys):
+    p = TtyProgress()
+    p.end()
+    assert capsys.readouterr().err == ""  # a short solve prints nothing
+    p({"nodes": 5, "states": 9, "bound": 11, "seconds": 0.5})
+    p.end()
+    err = capsys.readouterr().err
+    assert err.startswith("\rsolving: 5 nodes") and err.endswith("\n")
