@@ -570,7 +570,7 @@ class Model:
         gaps, asteroids and obstructions are ignored."""
         B = SectorType.BOOST
         boosty = tuple(any(B in self.sides[r][j] for j in range(5) if not self.gap[r][j]) for r in range(7))
-        self.dist, self.to_earth, self.via_row = _fly_distances(boosty)
+        self.to_earth, self.via_row = _fly_distances(boosty)
         self.actions_per_turn = 2 if self.second_ok else 1
 
     def through_virus(self, pos: tuple[int, int], vir: int, none: int) -> int:
@@ -1153,22 +1153,23 @@ def _flip_masks(candidates: tuple[int, ...], k: int) -> tuple[int, ...]:
 
 
 @lru_cache(maxsize=256)
-def _fly_distances(boosty: tuple[bool, ...]) -> tuple[dict, dict, list[dict]]:
-    """Fewest Fly actions between cells when row r may boost anywhere iff
-    ``boosty[r]`` (``Model._init_heuristic``): {src: {cell: d}}, {cell: d to
-    Earth} and, per row r (0-based), {src: fewest Fly actions to Earth
-    through a cell of row r} (the grid bounds of a ship that still needs a
-    virus: ``search.Heuristic``, ``relaxed.RelaxedBound._grid_bound``). Pure in
-    its argument and read-only for callers, so cached: only 128 argument
-    values exist, and every solve used to pay ~20 ms for it."""
+def _fly_distances(boosty: tuple[bool, ...]) -> tuple[dict, list[dict]]:
+    """Fewest Fly actions when row r may boost anywhere iff ``boosty[r]``
+    (``Model._init_heuristic``): {cell: d to Earth} and, per row r (0-based),
+    {src: fewest Fly actions to Earth through a cell of row r} (the grid
+    bounds of a ship that still needs a virus: ``search.Heuristic``,
+    ``relaxed.RelaxedBound._grid_bound``). Pure in its argument and
+    read-only for callers, so cached: only 128 argument values exist, and
+    every solve used to pay ~20 ms for it (whole arrays since: ~0.4 ms)."""
     cells = [DOCK] + [(r, c) for r in range(1, 8) for c in range(1, 6)] + [EARTH]
     index = {p: i for i, p in enumerate(cells)}
     n = len(cells)
     big = 1 << 20
     d = np.full((n, n), big, dtype=np.int64)
     np.fill_diagonal(d, 0)
+    steps = [dd.value for dd in DIRECTIONS]
     for p in cells[:-1]:  # one Fly action: a step, then on while the row boosts
-        for dr, dc in [(dd.value[0], dd.value[1]) for dd in DIRECTIONS]:
+        for dr, dc in steps:
             q = p
             while True:
                 q = (q[0] + dr, q[1] + dc)
@@ -1182,23 +1183,17 @@ def _fly_distances(boosty: tuple[bool, ...]) -> tuple[dict, dict, list[dict]]:
                     break
     for k in range(n):  # shortest paths (Floyd-Warshall, 37 cells)
         np.minimum(d, d[:, k : k + 1] + d[k : k + 1, :], out=d)
-    rows = d.tolist()
-    dists = {p: {q: x for q, x in zip(cells, rows[i], strict=True) if x < big} for i, p in enumerate(cells[:-1])}
-    cells = cells[:-1]
-    to_earth = {p: dists[p].get(EARTH, 99) for p in cells}
+    src = cells[:-1]  # the dock and the grid's cells, in ``index`` order
+    te = np.where(d[:-1, -1] < big, d[:-1, -1], 99)  # to Earth (99: no way)
+    to_earth = dict(zip(src, te.tolist(), strict=True))
     to_earth[EARTH] = 0
     # A way through a cell of row r: to the cell, then on to Earth; the cell
-    # is one of both Fly actions' ends, so one less.
-    via_row: list[dict] = []
-    for r in range(1, 8):
-        row = [(r, c) for c in range(1, 6)]
-        via = {}
-        for p, d in dists.items():
-            ways = [d[q] + to_earth[q] - 1 for q in row if q in d]
-            if ways:
-                via[p] = min(ways)
-        via_row.append(via)
-    return dists, to_earth, via_row
+    # is one of both Fly actions' ends, so one less. Per source and row, the
+    # least over the row's five cells (index 1 + 5(r-1) + c-1) it reaches.
+    to_cell = d[:-1, 1:-1]
+    ways = np.where(to_cell < big, to_cell + te[1:] - 1, big).reshape(len(src), 7, 5).min(axis=2)
+    via_row = [{p: x for p, x in zip(src, ways[:, r].tolist(), strict=True) if x < big} for r in range(7)]
+    return to_earth, via_row
 
 
 def _is_obstructed(face: SectorType) -> bool:

@@ -171,12 +171,49 @@ def test_rows_three_or_more_below_the_ship_are_forgotten():
     assert kept._key(far) != kept._key(st)
 
 
+def _fly_bfs(m: Model) -> dict:
+    """{src: {cell: fewest Fly actions}} by a breadth-first search, apart from
+    the model's own table: one Fly action steps once, then on while the row
+    entered may boost (a row with a B side anywhere: it rotates), up to Earth
+    or the grid's edge."""
+    boosty = [any("B" in {f.value for f in m.sides[r][j]} for j in range(5) if not m.gap[r][j]) for r in range(7)]
+    cells = [(1, 0)] + [(r, c) for r in range(1, 8) for c in range(1, 6)]
+
+    def flights(p):
+        for dr, dc in ((1, 0), (-1, 0), (0, -1), (0, 1)):
+            q = p
+            while True:
+                q = (q[0] + dr, q[1] + dc)
+                if q == EARTH:
+                    yield q
+                    break
+                if not (1 <= q[0] <= 7 and 1 <= q[1] <= 5):
+                    break
+                yield q
+                if not boosty[q[0] - 1]:
+                    break
+
+    out = {}
+    for p in cells:
+        seen, front = {p: 0}, [p]
+        while front:
+            nxt = []
+            for a in front:
+                for q in flights(a) if a != EARTH else ():
+                    if q not in seen:
+                        seen[q] = seen[a] + 1
+                        nxt.append(q)
+            front = nxt
+        out[p] = seen
+    return out
+
+
 def test_grid_bounds_through_a_virus_read_the_per_row_table():
     """The grid bound of a ship that still needs a virus (``search.Heuristic``
     and the relaxed game's ``_grid_bound``) reads ``Model.via_row``: per row,
     the fewest Fly actions to Earth through one of its cells. Both equal the
-    direct scan of the Fly distances over the cells of every row holding a
-    virus token, for every cell and every set of the tokens still on the
+    direct scan of the Fly distances (a breadth-first search of the test's
+    own) over the cells of every row holding a virus token, for every cell and every set of the tokens still on the
     board, on instances whose rows boost differently."""
     from sensor_ghosts.solver.relaxed import _CELLS
     from sensor_ghosts.solver.search import SAMPLES
@@ -187,14 +224,16 @@ def test_grid_bounds_through_a_virus_read_the_per_row_table():
         m = Model(initial_state(setup, setup.deal), "deal")
         h = Heuristic(m)
         bits = [b for b in range(35) if (m.virus_bits >> b) & 1]
+        dist = _fly_bfs(m)
         for pick in range(1, 1 << len(bits)):
             vir = sum(1 << b for k, b in enumerate(bits) if (pick >> k) & 1)
             rows = {b // 5 + 1 for b in range(35) if (vir >> b) & 1}
             got = h.relaxed._grid_bound(vir)
             for i, pos in enumerate(_CELLS):
-                d = m.dist[pos]
-                want = min((d[q] + m.to_earth[q] - 1 for r in rows for q in [(r, c) for c in range(1, 6)] if q in d),
+                d = dist[pos]
+                want = min((d[q] + dist[q][EARTH] - 1 for r in rows for q in [(r, c) for c in range(1, 6)] if q in d),
                            default=INF)
+                assert m.to_earth[pos] == d[EARTH]
                 assert got[i] == want, (seed, vir, pos)
                 st = m.root_state()
                 st = (pos, *st[1:SAMPLES], vir, *st[SAMPLES + 1:])
