@@ -43,7 +43,7 @@ def load_for(state: GameState, notice: Callable[[], None] | None = tty_notice) -
     mode, whose models the other modes' plans come from too), unless this
     process already has; ``notice`` is called if that takes more than
     ``NOTICE_AFTER`` seconds. Returns the seconds it took (0.0 when all
-    were ready), for a caller whose clock already runs."""
+    were ready before), for a caller whose clock already runs."""
     if len(_ready) == len(KERNELS):
         return 0.0
     t0 = time.perf_counter()
@@ -51,7 +51,7 @@ def load_for(state: GameState, notice: Callable[[], None] | None = tty_notice) -
     h_needed = model.actions_per_turn == 1 and not {"static_table", "search"} <= _ready
     grid_needed = "next_grids" not in _ready and CompiledGridTurns.applies(model)
     if not (h_needed or grid_needed):
-        return 0.0
+        return time.perf_counter() - t0
     timer = threading.Timer(NOTICE_AFTER, notice) if notice is not None else None
     if timer is not None:
         timer.daemon = True
