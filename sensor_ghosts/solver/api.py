@@ -151,27 +151,26 @@ def solve(
     start, fresh = start_state(instance, mode, deal)
     compiled.load_for(start)  # before the clock: a first call may compile for a minute
     t0 = time.perf_counter()
-    if mode == "expected":
-        from .expected import solve_expected
+    try:  # (the progress line is closed whatever ends the search)
+        if mode == "expected":
+            from .expected import solve_expected
 
-        got = solve_expected(start, fresh, max_nodes=max_nodes, timeout=timeout, progress=progress, t0=t0)
+            return solve_expected(start, fresh, max_nodes=max_nodes, timeout=timeout, progress=progress, t0=t0)
+        model = Model(start, mode)
+        if mode == "open" and fresh:
+            roots = [(st, ("deal", dealt)) for st, dealt in model.open_roots()]
+        else:
+            roots = [(model.root_state(), None)]
+        if split.applies(model, roots) and (objective == "turns" or (
+                objective == "turns-only" and lazy_draws.applies(model))):
+            out = _split_solve(model, roots, t0, timeout, max_nodes, max_states, progress, max_turns,
+                               any_cards=objective == "turns-only")
+        else:
+            out = astar(model, roots, objective=objective, max_nodes=max_nodes, timeout=timeout,
+                        max_states=max_states, progress=progress, max_turns=max_turns)
+    finally:
         if isinstance(progress, TtyProgress):
             progress.end()
-        return got
-    model = Model(start, mode)
-    if mode == "open" and fresh:
-        roots = [(st, ("deal", dealt)) for st, dealt in model.open_roots()]
-    else:
-        roots = [(model.root_state(), None)]
-    if split.applies(model, roots) and (objective == "turns" or (
-            objective == "turns-only" and lazy_draws.applies(model))):
-        out = _split_solve(model, roots, t0, timeout, max_nodes, max_states, progress, max_turns,
-                           any_cards=objective == "turns-only")
-    else:
-        out = astar(model, roots, objective=objective, max_nodes=max_nodes, timeout=timeout,
-                    max_states=max_states, progress=progress, max_turns=max_turns)
-    if isinstance(progress, TtyProgress):
-        progress.end()
     plan = None
     turns = cards = None
     if out.status == "solved":
