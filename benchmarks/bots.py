@@ -32,7 +32,7 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
-from sensor_ghosts.solver.bots import play_game  # noqa: E402
+from sensor_ghosts.advisor.bots import play_game  # noqa: E402
 from sensor_ghosts.solver.hints import wilson  # noqa: E402
 
 
@@ -75,6 +75,22 @@ def summarize(results: list[dict]) -> list[dict]:
     return rows
 
 
+def calibration(results: list[dict]) -> tuple[list[dict], float | None]:
+    """Every decision's printed chance against its game's outcome, bucketed in
+    tenths (0-10 %, ..., 90-100 %), and the Brier score over all decisions."""
+    pairs = [(p, float(r["won"])) for r in results for p in r.get("predictions", [])]
+    rows = []
+    for k in range(10):
+        lo, hi = k / 10, (k + 1) / 10
+        ps = [(p, w) for p, w in pairs if lo <= p < hi or (k == 9 and p == 1.0)]
+        if ps:
+            rows.append({"bucket": f"{k * 10}-{k * 10 + 10}%", "decisions": len(ps),
+                         "mean_predicted": statistics.mean(p for p, _ in ps),
+                         "observed": statistics.mean(w for _, w in ps)})
+    brier = statistics.mean((p - w) ** 2 for p, w in pairs) if pairs else None
+    return rows, brier
+
+
 def main(argv: list[str] | None = None) -> None:
     ap = argparse.ArgumentParser(
         description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter
@@ -106,6 +122,17 @@ def main(argv: list[str] | None = None) -> None:
             f"{r['mean_turns']:>6.1f} {r['mean_decision_s']:>8.3f} {r['median_decision_s']:>9.3f} "
             f"{r['p95_decision_s']:>7.3f}"
         )
+    for bot in bots:
+        rows_c, brier = calibration([r for r in results if r["bot"] == bot])
+        if brier is None:
+            continue
+        print(f"\n# calibration of {bot}: each decision's printed chance against its game's outcome"
+              f" (Brier score {brier:.3f})")
+        print(f"{'chance':>8} {'decisions':>10} {'mean printed':>13} {'won':>7} {'gap':>7}")
+        for c in rows_c:
+            gap = c["observed"] - c["mean_predicted"]
+            print(f"{c['bucket']:>8} {c['decisions']:>10} {c['mean_predicted']:>13.1%} "
+                  f"{c['observed']:>7.1%} {gap:>+7.1%}")
     if a.json_out:
         Path(a.json_out).write_text(
             json.dumps(

@@ -29,8 +29,8 @@ def hint_cmd(file: str, budget: float, seed: int, as_json: bool) -> None:
 
     FILE is an observation or a state file (text or JSON); '-' for stdin.
     """
+    from ..advisor import hint
     from ..rules.observation_notation import load_observation
-    from ..solver.hints import hint
 
     try:
         if file == "-":

@@ -112,8 +112,8 @@ def _list_commands(state, turns) -> None:
 
 def _hint(state) -> None:
     try:
+        from ..advisor import hint
         from ..rules.observation import observe
-        from ..solver.hints import hint
     except ImportError:
         click.echo("hints are not available in this build")
         return

@@ -4,8 +4,10 @@
 - ``greedy``: a simple heuristic that sees only its observation (§14): it
   guesses one hidden world (a single uniform sample) and follows the shortest
   safe route in it (``hints.fast_turn``).
-- ``hint``: the hint engine (``hints.hint``) on its observation, with a
-  per-decision time budget.
+- ``hint``: the hint engine (``advisor.hint``) on its observation, with a
+  per-decision time budget: the command first, then the re-scan for the
+  outcome it saw (``advisor.rescan_hint``), as a player at the table would.
+- ``hint-old``: the previous hint engine (``solver.hints``), for comparison.
 - ``cheat``: sees everything (the true state, deck order included): the exact
   solver (fewest turns, objective 'turns-only') on the true state from its
   first turn; when it finishes within its node budget the bot follows the
@@ -25,17 +27,19 @@ from __future__ import annotations
 import random
 import time
 from dataclasses import dataclass, field
-from typing import Any
 
 from ..rules.engine import apply_turn, legal_turns
 from ..rules.errors import IllegalTurnError
 from ..rules.observation import observe
 from ..rules.options import Difficulty, RuleOptions
+from ..rules.rescan import rescan_choices
 from ..rules.setup import Setup, Slot
 from ..rules.state import GameState, Status, initial_state
 from ..rules.turns import Turn
-from .hints import _after_command, fast_turn, hint, policy_turn, rescan_policy, turn_key
-from .worlds import WorldSampler
+from ..solver.hints import _after_command, fast_turn, policy_turn, rescan_policy, turn_key
+from ..solver.hints import hint as old_hint
+from ..solver.worlds import WorldSampler
+from .search import after_command, hint, rescan_hint
 
 __all__ = ["BOTS", "GameResult", "make_bot", "play_game"]
 
@@ -43,6 +47,10 @@ __all__ = ["BOTS", "GameResult", "make_bot", "play_game"]
 class Bot:
     name = "bot"
     sees_everything = False
+    repaired = False
+    """The older heuristics fix a re-scan before the command's outcome is seen;
+    their turns are repaired when the outcome does not fit (``_legalize``)."""
+    predictions: list[float] = []
 
     def choose(self, state: GameState, rng: random.Random) -> Turn:  # pragma: no cover
         raise NotImplementedError
@@ -66,32 +74,66 @@ class GreedyBot(Bot):
     depends on the observation alone."""
 
     name = "greedy"
+    repaired = True
 
     def choose(self, state: GameState, rng: random.Random) -> Turn:
         world = WorldSampler(observe(state, state.active)).sample(rng)
         return fast_turn(world, informed=False)
 
 
+RESCAN_SHARE = 0.15
+"""Share of a decision's budget kept for the re-scan, chosen after the command."""
+
+
 class HintBot(Bot):
+    """The hint engine at the table: it asks for the command, plays it, sees what
+    happened, and asks for the re-scan (two questions, one decision's budget).
+    Every hint's estimated chance is kept in ``predictions`` (calibration)."""
+
     name = "hint"
 
-    def __init__(self, budget: float = 2.0, playouts: bool = True, **kw: Any):
+    def __init__(self, budget: float | None = 2.0, worlds: int = 24):
         self.budget = budget
-        self.playouts = playouts
-        self.kw = kw
-        if not playouts:
-            self.name = "hint-screen"
-        if kw.get("honest") is True:
-            self.name = "hint-honest"
-        elif kw.get("honest") is False:
-            self.name = "hint-pimc"
+        self.worlds = worlds
+        """With ``budget`` None: a fixed amount of work (``worlds``), deterministic."""
+        self.predictions: list[float] = []
+        self.raw: list[tuple[float, bool]] = []
+
+    def new_game(self) -> None:
+        self.predictions = []
+        self.raw = []
 
     def choose(self, state: GameState, rng: random.Random) -> Turn:
-        obs = observe(state, state.active)
-        h = hint(
-            obs, budget=self.budget, seed=rng.randrange(2**31), playouts=self.playouts, **self.kw
-        )
-        return h.best
+        t0 = time.perf_counter()
+        player = state.active
+        b = self.budget
+        h = hint(observe(state, player), budget=None if b is None else b * (1 - RESCAN_SHARE),
+                 seed=rng.randrange(2**31), worlds=self.worlds)
+        self.predictions.append(h.win)
+        self.raw.append((h.raw_win, h.careful))
+        turn = h.best
+        mid, flipped = after_command(state, turn)
+        if mid.is_over:
+            return Turn(turn.command, turn.bolster, turn.second, frozenset())
+        if h.careful and turn.rescan in rescan_choices(mid, flipped):
+            return turn
+        left = None if b is None else max(0.05, b - (time.perf_counter() - t0))
+        cols = rescan_hint(observe(mid, player), flipped, budget=left, seed=rng.randrange(2**31))
+        return Turn(turn.command, turn.bolster, turn.second, cols)
+
+
+class OldHintBot(Bot):
+    """The previous hint engine (``solver.hints``), kept for the study's comparison."""
+
+    name = "hint-old"
+    repaired = True
+
+    def __init__(self, budget: float = 2.0):
+        self.budget = budget
+
+    def choose(self, state: GameState, rng: random.Random) -> Turn:
+        return old_hint(observe(state, state.active), budget=self.budget,
+                        seed=rng.randrange(2**31)).best
 
 
 class CheatBot(Bot):
@@ -116,7 +158,7 @@ class CheatBot(Bot):
         if self.plan:
             return self.plan.pop(0)
         if self.solver_timeout > 0 and self.tries < 3:
-            from .api import solve
+            from ..solver.api import solve
 
             self.tries += 1
             res = solve(
@@ -137,7 +179,7 @@ def _quiet(_: dict) -> None:
     return None
 
 
-BOTS = ("random", "greedy", "hint", "cheat")
+BOTS = ("random", "greedy", "hint-old", "hint", "cheat")
 
 
 def make_bot(name: str, *, budget: float = 2.0) -> Bot:
@@ -147,15 +189,11 @@ def make_bot(name: str, *, budget: float = 2.0) -> Bot:
         return GreedyBot()
     if name == "hint":
         return HintBot(budget)
-    if name == "hint-screen":
-        return HintBot(budget, playouts=False)
-    if name == "hint-honest":
-        return HintBot(budget, honest=True)
-    if name == "hint-pimc":
-        return HintBot(budget, honest=False)
+    if name == "hint-old":
+        return OldHintBot(budget)
     if name == "cheat":
         return CheatBot()
-    raise ValueError(f"unknown bot {name!r} (known: {', '.join(BOTS)}, hint-screen, hint-honest)")
+    raise ValueError(f"unknown bot {name!r} (known: {', '.join(BOTS)})")
 
 
 @dataclass
@@ -167,6 +205,10 @@ class GameResult:
     turns: int
     reason: str
     decision_seconds: list[float] = field(default_factory=list)
+    predictions: list[float] = field(default_factory=list)
+    """The win chance the bot's hint printed at each decision (hint bot only)."""
+    raw: list[tuple[float, bool]] = field(default_factory=list)
+    """Each hint's estimate before calibration, and whether it was a careful route."""
 
     def as_dict(self) -> dict:
         return {
@@ -177,6 +219,8 @@ class GameResult:
             "turns": self.turns,
             "reason": self.reason,
             "decision_seconds": self.decision_seconds,
+            "predictions": self.predictions,
+            "raw": self.raw,
         }
 
 
@@ -235,7 +279,7 @@ def play_game(
         t0 = time.perf_counter()
         turn = b.choose(state, rng)
         times.append(time.perf_counter() - t0)
-        state = apply_turn(state, _legalize(state, turn))
+        state = apply_turn(state, _legalize(state, turn) if b.repaired else turn)
     return GameResult(
         bot=b.name,
         seed=seed,
@@ -244,4 +288,6 @@ def play_game(
         turns=state.turn,
         reason=str(state.outcome),
         decision_seconds=times,
+        predictions=list(b.predictions),
+        raw=list(getattr(b, "raw", [])),
     )

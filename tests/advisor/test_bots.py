@@ -8,11 +8,11 @@ from concurrent.futures import ProcessPoolExecutor
 
 import pytest
 
+from sensor_ghosts.advisor.bots import HintBot, make_bot, play_game
 from sensor_ghosts.generators import generate_setup
 from sensor_ghosts.rules.observation import observe
 from sensor_ghosts.rules.options import RuleOptions
 from sensor_ghosts.rules.state import initial_state
-from sensor_ghosts.solver.bots import HintBot, make_bot, play_game
 from sensor_ghosts.solver.worlds import sample_worlds
 
 
@@ -45,9 +45,18 @@ def test_cheat_bot_plays_to_the_end():
 
 
 def test_hint_bot_plays_a_game_within_its_budget():
+    """Every hinted turn is played as given (command, then the re-scan for the
+    outcome seen): the engine refuses none of them."""
     r = play_game("hint", 5, budget=0.1)
     assert r.reason.startswith(("won", "lost"))
-    assert max(r.decision_seconds) < 1.0
+    assert max(r.decision_seconds) < 0.1 * 1.1 + 0.2 + 0.2  # two questions, one decision
+    assert len(r.predictions) == len(r.decision_seconds)
+    assert all(0.0 <= p <= 1.0 for p in r.predictions)
+
+
+def test_old_hint_bot_still_plays():
+    r = play_game("hint-old", 6, budget=0.1)
+    assert r.reason.startswith(("won", "lost"))
 
 
 def test_hint_bot_cannot_tell_truths_apart():
@@ -56,7 +65,7 @@ def test_hint_bot_cannot_tell_truths_apart():
     setup = generate_setup(seed=4, options=RuleOptions())
     s = initial_state(setup, setup.deal)
     other = sample_worlds(observe(s, 0), 1, seed=8)[0]
-    bot = HintBot(budget=None, worlds=6, screen_worlds=3, finalists=2, rollouts=2)
+    bot = HintBot(budget=None, worlds=6)
     assert str(bot.choose(s, random.Random(3))) == str(bot.choose(other, random.Random(3)))
 
 

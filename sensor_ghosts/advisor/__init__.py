@@ -1,0 +1,6 @@
+"""Hidden information (RULES.md §14): hints from what a player can see, and bots
+that play real games with them."""
+
+from .search import GameOverObservation, Hint, HintError, hint, rescan_hint
+
+__all__ = ["GameOverObservation", "Hint", "HintError", "hint", "rescan_hint"]
