@@ -243,8 +243,7 @@ def continuation(state: GameState, odds: SafeOdds, *, deadline: float,
         out = _Outcome(chance, res.turns, blind)
         if out.score > best.score:
             best = out
-        if blind == 0:
-            break
+        break  # the first plan found stands: time is for more worlds
     return best
 
 
@@ -645,7 +644,7 @@ def hint(
 
     # (a) The first commands of near-careful plans in a few worlds.
     propose_until = t0 + 0.25 * (deadline - t0) if budget is not None else math.inf
-    for w in ws[:6]:
+    for w in ws[:4]:
         if time.perf_counter() > propose_until and cands:
             break
         res = solve(near_careful(w), mode="deal", objective="turns-only", max_nodes=SOLVE_NODES,
@@ -784,6 +783,9 @@ def _careful_plans(
     for i, w in enumerate(ws[:CAREFUL_WORLDS]):
         if until - time.perf_counter() <= 0.01 and out:
             break
+        found = sum(p is not None for _, p in out)
+        if found * 2 + (CAREFUL_WORLDS - len(out)) * 2 < CAREFUL_WORLDS or (out and not found and len(out) >= 2):
+            break  # careful routes cannot be the majority any more
         try:
             res = solve(near_careful(w, 7), mode="deal", objective="turns-only", max_nodes=4000,
                         timeout=_timeout(until, CAREFUL_SECONDS), progress=_silent)
