@@ -12,8 +12,22 @@ Points are (raw estimate, win rate), read by linear interpolation.
 
 from __future__ import annotations
 
-CAREFUL: tuple[tuple[float, float], ...] = ()
-GAMBLE: tuple[tuple[float, float], ...] = ()
+# python benchmarks/bots.py --games 64 --bots hint --difficulties standard --budget 2 \
+#     --seed 5048 --json dev.json && python benchmarks/calibrate.py dev.json
+# (64 games, seeds 5048-5111: 448 careful and 474 other decisions)
+CAREFUL: tuple[tuple[float, float], ...] = (
+    (0.513, 0.600),  # 50 decisions
+    (0.627, 0.600),  # 55
+    (0.819, 0.657),  # 102
+    (1.000, 0.880),  # 241
+)
+GAMBLE: tuple[tuple[float, float], ...] = (
+    (0.027, 0.089),  # 146
+    (0.197, 0.183),  # 208
+    (0.342, 0.426),  # 47
+    (0.464, 0.432),  # 44
+    (0.763, 0.448),  # 29
+)
 
 
 def calibrated(raw: float, careful: bool) -> float:
