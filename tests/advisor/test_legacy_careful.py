@@ -8,6 +8,7 @@ import random
 
 import pytest
 
+from sensor_ghosts.advisor.legacy import careful_turn
 from sensor_ghosts.generators import generate_setup
 from sensor_ghosts.rules.cards import SectorType
 from sensor_ghosts.rules.engine import apply_turn
@@ -15,7 +16,6 @@ from sensor_ghosts.rules.observation import observe
 from sensor_ghosts.rules.setup import Slot
 from sensor_ghosts.rules.state import Status, initial_state
 from sensor_ghosts.solver import solve
-from sensor_ghosts.solver.hints import careful_turn
 from sensor_ghosts.solver.worlds import WorldSampler, with_unseen_down_sides, worst_case
 
 
@@ -61,7 +61,7 @@ def test_careful_turn_is_the_first_turn_of_such_a_plan_or_none():
 
 
 def test_the_hint_is_the_careful_plans_first_turn_when_there_is_one():
-    from sensor_ghosts.solver.hints import hint
+    from sensor_ghosts.advisor.legacy import hint
 
     setup = generate_setup(seed=1)
     obs = observe(initial_state(setup, setup.deal), 0)

@@ -9,6 +9,7 @@ import time
 import pytest
 from click.testing import CliRunner
 
+from sensor_ghosts.advisor.legacy import hint, route_cost, value, wilson
 from sensor_ghosts.cli.hint_cmd import hint_cmd
 from sensor_ghosts.generators import generate_setup
 from sensor_ghosts.rules.cards import SectorType
@@ -21,7 +22,6 @@ from sensor_ghosts.rules.options import RuleOptions
 from sensor_ghosts.rules.setup import Slot, replace_cell
 from sensor_ghosts.rules.state import initial_state
 from sensor_ghosts.rules.turns import ActionKind
-from sensor_ghosts.solver.hints import hint, route_cost, value, wilson
 from sensor_ghosts.solver.worlds import sample_worlds
 
 SMALL = {"budget": None, "worlds": 6, "screen_worlds": 3, "finalists": 2, "rollouts": 2}
@@ -106,8 +106,8 @@ def test_hint_avoids_a_card_peeked_as_obstructed():
 
 
 def test_reason_mentions_what_was_peeked():
+    from sensor_ghosts.advisor.legacy import explain
     from sensor_ghosts.rules.turns import Action, Command, PlayedCard, Turn
-    from sensor_ghosts.solver.hints import explain
 
     s = _below_seen(SectorType.EMPTY)
     fly_up = Turn(Command((PlayedCard("F1"),), Action(ActionKind.FLY, Direction.UP), Direction.UP))
