@@ -877,12 +877,17 @@ def choose_rescan(
     totals: dict[frozenset[int], float] = {c: 0.0 for c in choices}
     done = 0
     for s, f, o in mids:
-        if time.perf_counter() > deadline:
-            break
         if set(rescan_choices(s, f)) != set(choices):
             continue
+        world: dict[frozenset[int], float] = {}
         for cols in choices:
-            totals[cols] += continuation(finish(s, f, cols), o, deadline=deadline, nodes=600).score
+            if time.perf_counter() > deadline:
+                break  # a world counts only with every choice valued in it
+            world[cols] = continuation(finish(s, f, cols), o, deadline=deadline, nodes=600).score
+        if len(world) < len(choices):
+            break
+        for cols, v in world.items():
+            totals[cols] += v
         done += 1
     if done == 0:
         return fallback
