@@ -21,6 +21,7 @@ from .rescan import flip_card, rescan, rescan_allowed, rescan_choices, shift_row
 from .setup import Slot
 from .state import DiscardEntry, GameState
 from .turns import DECK_PLAYER, ActionKind, Command, Turn
+from .validation import check_shape
 
 
 def execute(
@@ -105,6 +106,7 @@ def apply_turn(state: GameState, turn: Turn, trace: list | None = None) -> GameS
     (``solver.plan``: the shields a flight spent)."""
     if state.is_over:
         raise GameOverError(f"the game is over ({state.outcome})")
+    check_shape(state)  # an InvalidStateError, not an IndexError, on a hand-made state
     o = state.options
     has_cards = bool(state.hands[state.active])
     if turn.command is None:
@@ -176,9 +178,12 @@ def _rescan_problem(state: GameState, columns: frozenset[int], flipped: frozense
 
 
 def legal_turns(state: GameState) -> list[Turn]:
-    """Every legal turn, each distinct (see ``Turn.key``); empty once the game is over."""
+    """Every legal turn, each distinct (see ``Turn.key``); empty once the game is over.
+    A state whose numbers no game reaches (``validation.check_shape``) raises
+    ``InvalidStateError``; ``validation.check_playable`` checks all of it."""
     if state.is_over:
         return []
+    check_shape(state)
     out: list[Turn] = []
     if not state.hands[state.active]:
         after = draw_up(state)
@@ -235,10 +240,17 @@ def _rescans(state: GameState, flipped: frozenset[int]) -> list[frozenset[int]]:
 
 def perft(state: GameState, depth: int) -> int:
     """The number of legal turn sequences of length ``depth`` from ``state`` (a
-    sequence that ends the game early is not extended, and does not count)."""
+    sequence that ends the game early is not extended, and does not count).
+    Hand-made positions are welcome (the conformance tests use sparse grids);
+    numbers no game reaches raise ``InvalidStateError`` (``legal_turns``), and
+    ``validation.check_playable`` checks the whole state first where wanted."""
+    return _perft(state, depth)
+
+
+def _perft(state: GameState, depth: int) -> int:
     if depth == 0:
         return 1
     turns = legal_turns(state)
     if depth == 1:
         return len(turns)
-    return sum(perft(apply_turn(state, t), depth - 1) for t in turns)
+    return sum(_perft(apply_turn(state, t), depth - 1) for t in turns)

@@ -13,6 +13,13 @@ from .setup import Deal, Grid, Setup, Slot, cell_at
 from .turns import DECK_PLAYER
 
 
+MAX_SHIELDS = 2  # [D9]
+TOTAL_VIRUS, TOTAL_ROCK = 3, 2  # the sample tokens (setup step 9)
+MAX_TURN = 999
+"""No game comes near it: every turn plays a card or skips an empty hand, and
+the deck runs out on its second pass."""
+
+
 class Status(str, Enum):
     ONGOING = "ongoing"
     WON = "won"
@@ -161,6 +168,10 @@ def initial_state(setup: Setup, deal: Deal | None = None, *, seed: int | None = 
 
 __all__ = [
     "DECK_PLAYER",
+    "MAX_SHIELDS",
+    "MAX_TURN",
+    "TOTAL_ROCK",
+    "TOTAL_VIRUS",
     "DiscardEntry",
     "GameState",
     "Outcome",
