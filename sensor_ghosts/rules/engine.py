@@ -9,12 +9,13 @@ themselves live in the modules this one calls:
 
 from __future__ import annotations
 
+import time
 from collections.abc import Iterator
 
 from .cards import CommandKind
 from .commands import command_problem, legal_commands, spent_players
 from .deck import deck_top, draw_up
-from .errors import GameOverError, IllegalTurnError
+from .errors import GameOverError, IllegalTurnError, TimeLimitError
 from .geometry import Direction, peek_cells
 from .movement import fly, move_pod
 from .rescan import flip_card, rescan, rescan_allowed, rescan_choices, shift_row
@@ -238,19 +239,23 @@ def _rescans(state: GameState, flipped: frozenset[int]) -> list[frozenset[int]]:
     return rescan_choices(state, flipped)
 
 
-def perft(state: GameState, depth: int) -> int:
+def perft(state: GameState, depth: int, *, timeout: float | None = None) -> int:
     """The number of legal turn sequences of length ``depth`` from ``state`` (a
     sequence that ends the game early is not extended, and does not count).
     Hand-made positions are welcome (the conformance tests use sparse grids);
     numbers no game reaches raise ``InvalidStateError`` (``legal_turns``), and
-    ``validation.check_playable`` checks the whole state first where wanted."""
-    return _perft(state, depth)
+    ``validation.check_playable`` checks the whole state first where wanted.
+    ``timeout`` (seconds): past it, ``TimeLimitError``."""
+    deadline = None if timeout is None else time.perf_counter() + timeout
+    return _perft(state, depth, deadline, timeout)
 
 
-def _perft(state: GameState, depth: int) -> int:
+def _perft(state: GameState, depth: int, deadline: float | None = None, timeout: float | None = None) -> int:
     if depth == 0:
         return 1
+    if deadline is not None and time.perf_counter() > deadline:
+        raise TimeLimitError(timeout or 0.0, f"perft depth {depth} left")
     turns = legal_turns(state)
     if depth == 1:
         return len(turns)
-    return sum(_perft(apply_turn(state, t), depth - 1) for t in turns)
+    return sum(_perft(apply_turn(state, t), depth - 1, deadline, timeout) for t in turns)

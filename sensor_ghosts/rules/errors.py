@@ -98,3 +98,12 @@ class IllegalTurnError(SensorGhostsError):
 
 class GameOverError(IllegalTurnError):
     """A turn was applied to a finished game."""
+
+
+class TimeLimitError(SensorGhostsError):
+    """A count or search that did not finish within its time limit."""
+
+    def __init__(self, seconds: float, done: str = ""):
+        self.seconds = seconds
+        self.done = done
+        super().__init__(f"did not finish within {seconds:g} s" + (f" ({done})" if done else ""))

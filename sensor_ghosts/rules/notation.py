@@ -25,7 +25,16 @@ from .errors import NotationError
 from .geometry import COLS, DOCK, EARTH, ROWS, Direction, Pos, format_pos, on_grid
 from .options import FLAG_NAMES, Difficulty, RuleOptions
 from .setup import Cell, Deal, Gap, Grid, Sample, Setup, Slot
-from .state import MAX_SHIELDS, MAX_TURN, TOTAL_ROCK, TOTAL_VIRUS, DiscardEntry, GameState, Outcome, Status
+from .state import (
+    MAX_SHIELDS,
+    MAX_TURN,
+    TOTAL_ROCK,
+    TOTAL_VIRUS,
+    DiscardEntry,
+    GameState,
+    Outcome,
+    Status,
+)
 from .turns import DECK_PLAYER, Action, ActionKind, Command, PlayedCard, Turn
 
 __all__ = [
@@ -40,6 +49,7 @@ __all__ = [
     "format_turn",
     "load",
     "load_text",
+    "locate",
     "normalize_state",
     "parse_setup",
     "parse_state",
@@ -130,7 +140,7 @@ class _CellSpec:
     pod: bool = False
 
 
-MAX_DIGITS = 6
+MAX_DIGITS = 6  # also in the regular expressions of cells and row labels
 """The longest number the notations read: no count or index of the game comes
 near it, and a longer one is refused before Python converts it (a number of
 more than 4,300 digits would not convert at all)."""
@@ -139,19 +149,21 @@ _INT_RE = re.compile(r"-?[0-9]+")  # ASCII digits only: '٣' is not 3
 
 
 def _parse_int(
-    text: str, at: _At, what: str, *, lo: int | None = None, hi: int | None = None
+    text: str, at: _At, what: str, *, lo: int | None = None, hi: int | None = None, rule: str = ""
 ) -> int:
     if not _INT_RE.fullmatch(text):
         raise at.error(f"{what} must be a whole number (digits 0-9)", text[:40])
+    why = f" {rule}" if rule else ""
     if len(text.lstrip("-")) > MAX_DIGITS:
-        raise at.error(f"{what} is too large ({len(text.lstrip('-'))} digits)", text[:40])
+        rng = "" if hi is None else f"; it is {lo} to {hi}" if lo is not None else f"; at most {hi}"
+        raise at.error(f"{what} is too large ({len(text.lstrip('-'))} digits{rng}){why}", text[:40])
     n = int(text)
     if lo is not None and n < lo:
         more = f" and at most {hi}" if hi is not None else ""
-        raise at.error(f"{what} must be {lo} or more{more}, got {n}", text)
+        raise at.error(f"{what} must be {lo} or more{more}, got {n}{why}", text)
     if hi is not None and n > hi:
-        rng = f"{lo} to {hi}" if lo is not None else f"at most {hi}"
-        raise at.error(f"{what} must be {rng}, got {n}", text)
+        rng = f"at most {hi}" if lo is None else (f"{lo} to {hi}" if lo != hi else f"{lo}")
+        raise at.error(f"{what} must be {rng}, got {n}{why}", text)
     return n
 
 
@@ -203,7 +215,7 @@ def _parse_cell(tok: str, at: _At, *, state: bool) -> _CellSpec:
     if tok[i : i + 1] == "#":
         if spec.kind == "gap" and spec.pair is None and not spec.gap_start:
             raise at.error("a gap's card id follows its card letters (e.g. '-Ea#17')", tok, i)
-        m = re.match(r"#(-?[0-9]{1,%d})(?![0-9])" % MAX_DIGITS, tok[i:])
+        m = re.match(r"#(-?[0-9]{1,6})(?![0-9])", tok[i:])
         if not m:
             raise at.error("'#' is followed by a card id (a whole number)", tok, i)
         spec.card_id = int(m.group(1))
@@ -221,7 +233,7 @@ def _parse_cell(tok: str, at: _At, *, state: bool) -> _CellSpec:
             raise at.error(what, tok, i)
         seen_suffix.add(key)
         if ch == "*":
-            m = re.match(r"\*([vr])([0-9]{0,%d})(?![0-9])" % MAX_DIGITS, tok[i:])
+            m = re.match(r"\*([vr])([0-9]{0,6})(?![0-9])", tok[i:])
             if not m:
                 raise at.error("a sample is '*v' (virus) or '*r' (rock)", tok, i)
             spec.sample = (m.group(1) == "v", int(m.group(2)) if m.group(2) else None)
@@ -446,7 +458,7 @@ def _decode(data: str | bytes, source: str) -> str:
 # ----------------------------------------------------------------------------
 
 _KEY_RE = re.compile(r"(\s*)([a-z][a-z0-9-]*)(\s*):(.*)")
-_LABEL_RE = re.compile(r"(\s*)([0-9]{1,%d})\s*:" % MAX_DIGITS)
+_LABEL_RE = re.compile(r"(\s*)([0-9]{1,6})\s*:")  # 6: MAX_DIGITS
 
 
 def _tokens(text: str, at: _At) -> list[tuple[str, _At]]:
@@ -643,7 +655,7 @@ def _single(v: _V, what: str) -> str:
 
 def _options(values: dict[str, _V]) -> RuleOptions:
     p = values["players"]
-    players = _parse_int(_single(p, "players"), p.at, "players", lo=1, hi=4)
+    players = _parse_int(_single(p, "players"), p.at, "players", lo=1, hi=4, rule="(§2)")
     d = values["difficulty"]
     word = _single(d, "difficulty")
     try:
@@ -780,17 +792,18 @@ def _assemble_state(
     if ship is None:
         raise doc.end.error("missing required key 'ship' (or an '@' in the grid)")
     pod = _marked_pos(v.get("pod"), pods, grid, "pod", "&", doc.end)
-    def number(key: str, lo: int, hi: int) -> int:
-        return _parse_int(_single(v[key], key), v[key].at, key, lo=lo, hi=hi)
+    def number(key: str, lo: int, hi: int, rule: str) -> int:
+        return _parse_int(_single(v[key], key), v[key].at, key, lo=lo, hi=hi, rule=rule)
 
     # The ranges the rules allow: [D9] shields, the 3 virus and 2 rock tokens
     # (§6), the players; validation checks how the numbers fit together.
-    turn = number("turn", 1, MAX_TURN)
-    active = number("active", 1, options.players)
-    shields = number("shields", 0, MAX_SHIELDS)
-    held = number("held", 0, TOTAL_VIRUS)
-    rocks = number("rocks", 0, TOTAL_ROCK) if "rocks" in v else 0
-    lost = number("lost", 0, TOTAL_VIRUS + TOTAL_ROCK) if "lost" in v else 0
+    tokens = f"[step 9] ({TOTAL_VIRUS} virus and {TOTAL_ROCK} rock samples)"
+    turn = number("turn", 1, MAX_TURN, "[turn]")
+    active = number("active", 1, options.players, f"[active] (players: {options.players})")
+    shields = number("shields", 0, MAX_SHIELDS, "[D9]")
+    held = number("held", 0, TOTAL_VIRUS, tokens)
+    rocks = number("rocks", 0, TOTAL_ROCK, tokens) if "rocks" in v else 0
+    lost = number("lost", 0, TOTAL_VIRUS + TOTAL_ROCK, tokens) if "lost" in v else 0
     pass_word = _single(v["pass"], "pass")
     if pass_word not in ("1", "2"):
         raise v["pass"].at.error("pass is 1 or 2", pass_word)
@@ -1267,6 +1280,27 @@ def load_text(
     return parse_setup(text, **kw)
 
 
+def locate(text: str, *, key: str | None = None, row: int | None = None) -> int | None:
+    """The 1-based line of a text setup or state where ``key`` is given, or where
+    grid row ``row`` is written; None when it is not there (or the text is
+    JSON). For messages that name the place of a problem ("file:line: ...")."""
+    if text.lstrip("\ufeff \t\r\n").startswith("{"):
+        return None
+    meaningful = [
+        (n, ln) for n, ln in enumerate(text.split("\n"), 1)
+        if ln.strip() and not ln.lstrip().startswith("#")
+    ]  # fmt: skip
+    if key is not None:
+        for n, ln in meaningful:
+            km = _KEY_RE.fullmatch(ln.removesuffix("\r"))
+            if km is not None and km.group(2) == key:
+                return n
+        return None
+    if row is not None and 1 <= row <= ROWS and len(meaningful) > ROWS:
+        return meaningful[1 + ROWS - row][0]  # the header, then row 7 first
+    return None
+
+
 # ----------------------------------------------------------------------------
 # Turns
 # ----------------------------------------------------------------------------
@@ -1386,7 +1420,7 @@ def parse_turn(text: str, state: GameState, *, source: str = "<turn>") -> Turn:
         if word == "bolster" and stage == 0:
             if len(toks) != 2:
                 raise wat.error("bolster takes one number", " ".join(t for t, _ in toks))
-            bolster = _parse_int(toks[1][0], toks[1][1], "bolster", lo=0, hi=TOTAL_VIRUS)
+            bolster = _parse_int(toks[1][0], toks[1][1], "bolster", lo=0, hi=TOTAL_VIRUS, rule="[D9]")
             stage = 1
         elif stage <= 1 and word == "skip":
             if len(toks) != 1:

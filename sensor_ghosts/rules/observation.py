@@ -401,9 +401,9 @@ def consistency_problems(obs: Observation) -> list[str]:
             hf = sum(v for (f, _), v in pairs.items() if f is t)
             hb = sum(v for (_, b), v in pairs.items() if b is t)
             if nf > hf:
-                out.append(f"{nf} cards have a {name[t]} front but the card set holds {hf}")
+                out.append(f"{nf} cards have {name[t]} front but the card set holds {hf}")
             if nb > hb:
-                out.append(f"{nb} cards have a {name[t]} back but the card set holds {hb}")
+                out.append(f"{nb} cards have {name[t]} back but the card set holds {hb}")
         if not out and PairProblem(cons, pairs).count() == 0:
             out.append("no layout of the card set matches the known sides of the cards")
     else:

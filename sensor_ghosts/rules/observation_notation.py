@@ -726,9 +726,14 @@ def load_observation(
 
 def _opening(setup) -> GameState:
     from .state import initial_state
+    from .validation import check_playable
 
+    check_playable(setup)  # InvalidSetupError: no opening to observe
     return initial_state(setup, setup.deal, seed=0)
 
 
 def _observe_state(state: GameState) -> Observation:
+    from .validation import check_playable
+
+    check_playable(state)  # InvalidStateError, not an IndexError, for a state no game reaches
     return observe(state, state.active)

@@ -12,7 +12,6 @@ from .geometry import DOCK, EARTH, Direction, Pos, on_grid
 from .setup import Deal, Grid, Setup, Slot, cell_at
 from .turns import DECK_PLAYER
 
-
 MAX_SHIELDS = 2  # [D9]
 TOTAL_VIRUS, TOTAL_ROCK = 3, 2  # the sample tokens (setup step 9)
 MAX_TURN = 999

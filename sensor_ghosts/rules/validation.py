@@ -352,6 +352,21 @@ def validate_state(state: GameState) -> list[Violation]:
         if pos[0] != 1:
             out.append(Violation("D16", "start cards stay in row 1", pos))
 
+    # Hands: one per player, within the hand limit.
+    if len(state.hands) != o.players:
+        out.append(
+            Violation("hands", f"{len(state.hands)} hands for {o.players} player(s)", key="hands")
+        )
+    for i, h in enumerate(state.hands):
+        if len(h) > o.hand_limit:
+            out.append(
+                Violation(
+                    "hands",
+                    f"player {i + 1} holds {len(h)} cards; the hand limit is {o.hand_limit}",
+                    key="hands",
+                )
+            )
+
     # Command cards are conserved: hands + deck + discard (+ the Wild aside during
     # the first pass, [D6]) are the game's cards, each once.
     _, game = _game_ids(setup)
@@ -378,20 +393,6 @@ def validate_state(state: GameState) -> list[Violation]:
         )
     _check_ranking(state.ranking, game, out)
 
-    # Hands: one per player, within the hand limit.
-    if len(state.hands) != o.players:
-        out.append(
-            Violation("hands", f"{len(state.hands)} hands for {o.players} player(s)", key="hands")
-        )
-    for i, h in enumerate(state.hands):
-        if len(h) > o.hand_limit:
-            out.append(
-                Violation(
-                    "hands",
-                    f"player {i + 1} holds {len(h)} cards; the hand limit is {o.hand_limit}",
-                    key="hands",
-                )
-            )
     if not 0 <= state.active < o.players:
         out.append(
             Violation("active", f"active player {state.active + 1} of {o.players}", key="active")
@@ -522,13 +523,25 @@ def layout_violations(setup: Setup) -> list[Violation]:
     return [v for v in validate(setup) if v.rule in LAYOUT_RULES]
 
 
-def playable_violations(instance: Setup | GameState, deal: Deal | None = None) -> list[Violation]:
+SECTOR_IDENTITY_RULES = frozenset({"cards", "D26", "D4", "D16", "seen"})
+"""The rules about which sector card lies where. The engine plays any grid of
+cards; a hint's imagined worlds (``solver.worlds``) deal card types, not the
+set's own cards, and are solved as they are."""
+
+
+def playable_violations(
+    instance: Setup | GameState, deal: Deal | None = None, *, sector_cards: bool = True
+) -> list[Violation]:
     """Every problem that stops ``instance`` from being played, solved, counted
     or hinted: for a state ``validate_state``; for a setup the deal's ([D22],
     ``deal`` or the setup's own) and then the invariants of its opening state.
-    Empty when the engine can play from it."""
+    Empty when the engine can play from it. ``sector_cards`` False leaves out
+    ``SECTOR_IDENTITY_RULES`` (the solver's check)."""
     if isinstance(instance, GameState):
-        return validate_state(instance)
+        out = validate_state(instance)
+        if not sector_cards:
+            out = [v for v in out if v.rule not in SECTOR_IDENTITY_RULES]
+        return out
     if not isinstance(instance, Setup):
         raise TypeError(f"expected a Setup or a GameState, got {type(instance).__name__}")
     d = deal or instance.deal
@@ -546,11 +559,11 @@ def playable_violations(instance: Setup | GameState, deal: Deal | None = None) -
 
 
 def check_playable(
-    instance: Setup | GameState, deal: Deal | None = None
+    instance: Setup | GameState, deal: Deal | None = None, *, sector_cards: bool = True
 ) -> Setup | GameState:
     """Raise ``InvalidStateError`` (a state) or ``InvalidSetupError`` (a setup)
     listing ``playable_violations``; return ``instance`` when it can be played."""
-    violations = playable_violations(instance, deal)
+    violations = playable_violations(instance, deal, sector_cards=sector_cards)
     if violations:
         if isinstance(instance, GameState):
             raise InvalidStateError(violations)
