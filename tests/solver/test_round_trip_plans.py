@@ -28,7 +28,8 @@ VARIANTS = {
     "2p": (RuleOptions(players=2), range(100, 106)),
     "pod": (RuleOptions(escape_pod=True), range(200, 206)),
     "low-memory": (RuleOptions(low_memory=True), range(300, 306)),
-    "second-action": (RuleOptions().with_flags(["second-action", "two-samples"]), range(400, 404)),
+    "4p": (RuleOptions(players=4), range(400, 404)),
+    "two-samples": (RuleOptions().with_flags(["two-samples", "reveal-once"]), range(500, 504)),
 }
 
 
@@ -36,7 +37,7 @@ def _plan_states(options: RuleOptions, seeds: range) -> list:
     states = []
     for seed in seeds:
         setup = generate_setup(seed, options)
-        result = solve(setup, mode="deal", objective="turns-only", timeout=5.0, progress=lambda _: None)
+        result = solve(setup, mode="deal", objective="turns-only", timeout=3.0, progress=lambda _: None)
         if result.status == "solved":
             states += result.plan.replay()
     return states
