@@ -42,14 +42,16 @@ def _run(path: str, mode: str, seed: int | None, objective: str, max_nodes, time
                      timeout=timeout or None)
     except SensorGhostsError as e:
         fail(f"{path}: {e}", as_json=as_json)
-    except KeyboardInterrupt:
-        # Ctrl-C: one line, no traceback (the progress line showed the bound so far).
+    except KeyboardInterrupt as e:
+        # Ctrl-C: the best answer so far in one line, no traceback. A search
+        # interrupted in its A* says its bound (``search.SearchInterrupted``).
         seconds = time.perf_counter() - t0
+        bound = getattr(e, "bound", None)
         if as_json:
-            click.echo(json.dumps({"status": "interrupted", "seconds": round(seconds, 2)}))
+            click.echo(json.dumps({"status": "interrupted", "bound": bound, "seconds": round(seconds, 2)}))
         else:
-            click.echo(f"interrupted after {seconds:.1f}s: no answer "
-                       "(a --timeout answers 'unknown' with the best bound so far)", err=True)
+            known = f"at least {bound} turns" if bound else "no bound yet"
+            click.echo(f"interrupted after {seconds:.1f}s: unknown, {known} ({mode} mode)", err=True)
         raise SystemExit(130) from None
 
 

@@ -189,3 +189,25 @@ def test_searches_state_their_default_time_limit():
     for command in ("solve", "verify", "perft"):
         r = _run([command, "--help"])
         assert "--timeout" in r.output and "default: 60" in r.output, (command, r.output)
+
+
+def test_ctrl_c_stops_a_search_cleanly_with_the_bound_so_far(tmp_path):
+    # A setup whose solve takes long (a second action a turn), no time limit,
+    # interrupted: one line with the best bound so far, exit 130, no traceback.
+    import signal
+    import subprocess
+    import sys
+
+    from sensor_ghosts.rules.options import RuleOptions
+
+    path = tmp_path / "sa.txt"
+    path.write_text(format_setup(generate_setup(0, RuleOptions().with_flags(["second-action", "two-samples"]))))
+    p = subprocess.Popen([sys.executable, "-m", "sensor_ghosts", "solve", str(path), "--timeout", "0"],
+                         stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)  # fmt: skip
+    time.sleep(5)
+    p.send_signal(signal.SIGINT)
+    out, err = p.communicate(timeout=60)
+    assert p.returncode == 130, (out, err)
+    assert "Traceback" not in err and not out
+    line = _one_line(err)
+    assert line.startswith("interrupted after") and "unknown" in line, line
