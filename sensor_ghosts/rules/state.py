@@ -151,6 +151,13 @@ def initial_state(setup: Setup, deal: Deal | None = None, *, seed: int | None = 
     o = setup.options
     # Hands are dealt from the top, one card at a time, first player first [D22].
     deck = list(deal.first_deck)
+    if len(deck) < o.players * o.hand_limit:
+        from .errors import InvalidSetupError
+        from .validation import Violation
+
+        raise InvalidSetupError([Violation(
+            "D22", f"the first deck holds {len(deck)} card(s): too few to deal {o.players} hand(s) of "
+            f"{o.hand_limit}", key="deck")])  # fmt: skip
     hands: list[list[str]] = [[] for _ in range(o.players)]
     for _ in range(o.hand_limit):
         for p in range(o.players):

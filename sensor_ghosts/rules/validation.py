@@ -15,7 +15,7 @@ from collections.abc import Iterable
 from dataclasses import dataclass, field
 
 from .cards import START_CARDS, CommandKind, SectorCard, SectorCardSet, SectorType, Side
-from .errors import InvalidSetupError, InvalidStateError, SensorGhostsError
+from .errors import InvalidSetupError, InvalidStateError
 from .geometry import (
     COLS,
     DOCK,
@@ -551,10 +551,8 @@ def playable_violations(
             return out
     try:
         opening = initial_state(instance, d, seed=0)
-    except SensorGhostsError as e:  # a custom command set too small to deal the hands
-        return [Violation("D22", f"the opening hands cannot be dealt: {e}", key="deck")]
-    except IndexError:
-        return [Violation("D22", "the deck is too short to deal the opening hands", key="deck")]
+    except InvalidSetupError as e:  # a custom command set too small to deal the hands
+        return list(e.violations)
     return validate_state(opening)
 
 

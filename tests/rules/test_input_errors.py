@@ -114,6 +114,8 @@ def test_setups_whose_deal_cannot_be_dealt_are_not_playable():
     with pytest.raises(InvalidSetupError):
         check_playable(SETUP, short)
     assert playable_violations(SETUP) == []
+    with pytest.raises(InvalidSetupError, match="too few to deal"):
+        initial_state(SETUP, short)  # not an IndexError
 
 
 def test_a_row_unsafe_setup_is_playable_but_not_legal():
