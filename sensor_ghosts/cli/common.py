@@ -10,13 +10,18 @@ from __future__ import annotations
 import json
 import sys
 from pathlib import Path
-from typing import NoReturn
+from typing import TYPE_CHECKING, NoReturn
 
 import click
 
 from ..fileio import new_file_mode
 from ..rules.errors import SensorGhostsError
 from ..rules.options import RuleOptions
+
+if TYPE_CHECKING:
+    from ..rules.setup import Deal, Setup
+    from ..rules.state import GameState
+    from ..rules.validation import Violation
 
 
 class InputError(click.ClickException):
@@ -45,7 +50,9 @@ def load_instance(path: str, *, as_json: bool = False, sector_cards=None, comman
     return load_with_text(path, as_json=as_json, sector_cards=sector_cards, command_cards=command_cards)[0]
 
 
-def load_with_text(path: str, *, as_json: bool = False, sector_cards=None, command_cards=None):
+def load_with_text(
+    path: str, *, as_json: bool = False, sector_cards=None, command_cards=None
+) -> tuple[Setup | GameState, str]:
     """``load_instance`` and the text it was read from (for messages that name a line)."""
     from ..rules import notation
 
@@ -69,7 +76,7 @@ def load_with_text(path: str, *, as_json: bool = False, sector_cards=None, comma
     return inst, text
 
 
-def violation_line(path: str, text: str, violations: list, *, what: str) -> str:
+def violation_line(path: str, text: str, violations: list[Violation], *, what: str) -> str:
     """One line for a list of violations: the first, where it is in the file
     ("file:line: [D22] ..."), and how many more there are."""
     from ..rules.notation import locate
@@ -87,7 +94,9 @@ def violation_line(path: str, text: str, violations: list, *, what: str) -> str:
     return f"{where}: {what}: {first}{more}"
 
 
-def refuse_unplayable(path: str, text: str, inst, *, deal=None, as_json: bool = False) -> None:
+def refuse_unplayable(
+    path: str, text: str, inst: Setup | GameState, *, deal: Deal | None = None, as_json: bool = False
+) -> None:
     """Exit 2 with one line when ``inst`` is no game the engine can play
     (``validation.playable_violations``); a setup that breaks only the layout
     rules (``validation.LAYOUT_RULES``) is answered, with a warning."""
@@ -105,7 +114,7 @@ def refuse_unplayable(path: str, text: str, inst, *, deal=None, as_json: bool = 
                        err=True)
 
 
-def warn_if_invalid(path: str, text: str, inst) -> list:
+def warn_if_invalid(path: str, text: str, inst: Setup | GameState) -> list[Violation]:
     """For commands that draw (show, render): one line on standard error when
     ``inst`` breaks a rule; returns the playable violations (what drawing the
     player's view or solving cannot get past)."""
