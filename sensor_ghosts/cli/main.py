@@ -159,7 +159,7 @@ def perft(file: str, depth: int, seed: int, divide: bool, timeout: float) -> Non
     try:
         if divide and depth >= 1:
             total = 0
-            for t in legal_turns(state):
+            for t in legal_turns(state, deadline=None if not timeout else t0 + timeout):
                 n = count(apply_turn(state, t), depth - 1, timeout=left())
                 total += n
                 click.echo(f"{t}: {n}")

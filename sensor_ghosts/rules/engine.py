@@ -178,10 +178,12 @@ def _rescan_problem(state: GameState, columns: frozenset[int], flipped: frozense
     return f"the re-scan flips exactly {k} card(s) of row {row} (§8)"
 
 
-def legal_turns(state: GameState) -> list[Turn]:
+def legal_turns(state: GameState, *, deadline: float | None = None) -> list[Turn]:
     """Every legal turn, each distinct (see ``Turn.key``); empty once the game is over.
     A state whose numbers no game reaches (``validation.check_shape``) raises
-    ``InvalidStateError``; ``validation.check_playable`` checks all of it."""
+    ``InvalidStateError``; ``validation.check_playable`` checks all of it.
+    ``deadline`` (``time.perf_counter()``): past it, ``TimeLimitError`` (a
+    four-player state has some 70,000 turns: most of a second to list)."""
     if state.is_over:
         return []
     check_shape(state)
@@ -191,7 +193,9 @@ def legal_turns(state: GameState) -> list[Turn]:
         return [Turn(None, rescan=r) for r in _rescans(after, frozenset())]
     for bolster in range(state.held + 1):
         s0 = state.evolve(shields=min(2, state.shields + bolster), held=state.held - bolster)
-        for cmd, cmd2, s2, f2 in command_phases(s0):
+        for i, (cmd, cmd2, s2, f2) in enumerate(command_phases(s0)):
+            if deadline is not None and not i & 255 and time.perf_counter() > deadline:
+                raise TimeLimitError(0.0, "listing the legal turns")
             out.extend(Turn(cmd, bolster, cmd2, r) for r in _rescans(_drawn(s2), f2))
     return out
 
@@ -255,7 +259,10 @@ def _perft(state: GameState, depth: int, deadline: float | None = None, timeout:
         return 1
     if deadline is not None and time.perf_counter() > deadline:
         raise TimeLimitError(timeout or 0.0, f"perft depth {depth} left")
-    turns = legal_turns(state)
+    try:
+        turns = legal_turns(state, deadline=deadline)
+    except TimeLimitError:
+        raise TimeLimitError(timeout or 0.0, f"perft depth {depth} left") from None
     if depth == 1:
         return len(turns)
     return sum(_perft(apply_turn(state, t), depth - 1, deadline, timeout) for t in turns)

@@ -230,3 +230,13 @@ def test_an_observation_of_a_state_no_game_reaches_is_refused():
         load_observation(_with(TEXT, "hands", "X1 F4 F1"))
     with pytest.raises(NotationError):
         load_observation(_with(TEXT, "active", "3"))
+
+
+def test_perft_one_on_a_four_player_state_stops_within_its_limit():
+    # Some 70,000 turns: listing them takes most of a second; the limit is
+    # checked while they are listed, not only between them.
+    state = initial_state(generate_setup(100011, RuleOptions(players=4)))
+    t0 = time.perf_counter()
+    with pytest.raises(TimeLimitError):
+        perft(state, 1, timeout=0.05)
+    assert time.perf_counter() - t0 < 0.5
