@@ -1,8 +1,9 @@
 """Shared CLI plumbing: reading files, one-line errors, JSON error objects.
 
 Exit statuses (Click's conventions): 0 success; 1 a well-formed request whose
-answer is negative (an illegal setup, an unsolvable instance); 2 bad usage or
-unreadable input.
+answer is negative (an illegal setup, an unsolvable instance); 2 bad usage,
+unreadable input, or input no game reaches (``refuse_unplayable``: one line,
+"file:line: invalid state: [rule] ..."); 130 interrupted.
 """
 
 from __future__ import annotations

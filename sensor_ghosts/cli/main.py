@@ -1,7 +1,8 @@
 """The ``sensor-ghosts`` command. Thin: parse, call the library, print.
 
 Exit statuses: 0 success; 1 a well-formed request whose answer is negative
-(e.g. an illegal setup); 2 bad usage or unreadable input; ``verify`` also uses 3
+(e.g. an illegal setup); 2 bad usage, unreadable input, or input no game
+reaches (refused before use, "file:line: [rule] ..."); ``verify`` also uses 3
 for 'unknown within the limits'.
 """
 
