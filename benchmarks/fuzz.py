@@ -30,7 +30,8 @@ and counted as a hang. A traceback is an exception that
 escapes a command (``CliRunner`` catches it) or "Traceback" in the output.
 Prints the counts per command, the totals and the command line used; with
 ``--save DIR`` the inputs behind each traceback and slow run are written there.
-Exit status 1 when a traceback, a hang or an over-limit run was seen.
+Exit status 1 when a traceback, a hang or an over-limit run was seen. SIGTERM
+ends the batch early (after the run at hand) and prints the counts so far.
 """
 
 from __future__ import annotations
@@ -293,6 +294,13 @@ def _alarm(signum, frame):
     raise Hang()
 
 
+_STOP = []  # set by SIGTERM: finish the run at hand, then print the counts so far
+
+
+def _stop(signum, frame):
+    _STOP.append(signum)
+
+
 def error_lines(result, argv_has_json) -> list[str]:
     """The lines of a refusal: standard error, or standard output under --json
     (the error object)."""
@@ -334,6 +342,9 @@ def worker(args, index: int, n: int, out_q=None) -> dict:
     with tempfile.TemporaryDirectory(prefix="sg-fuzz-") as td:
         tmp = Path(td)
         for i in range(n):
+            if _STOP:
+                print(f"[worker {index}] stopped (SIGTERM) after {i} inputs", file=sys.stderr, flush=True)
+                break
             name = names[(index + i * args.jobs) % len(names)]
             spec = specs[name]
             kind = spec[0]
@@ -423,6 +434,7 @@ def main() -> int:
     ap.add_argument("--save", default="", help="write the inputs of bad runs here")
     ap.add_argument("--progress", type=int, default=0, help="report every N inputs (per worker)")
     args = ap.parse_args()
+    signal.signal(signal.SIGTERM, _stop)  # (inherited by forked workers)
     print("command: python " + " ".join(sys.argv), flush=True)
     t0 = time.perf_counter()
     per = [args.inputs // args.jobs + (1 if i < args.inputs % args.jobs else 0) for i in range(args.jobs)]
