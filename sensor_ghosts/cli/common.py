@@ -1,8 +1,9 @@
 """Shared CLI plumbing: reading files, one-line errors, JSON error objects.
 
 Exit statuses (Click's conventions): 0 success; 1 a well-formed request whose
-answer is negative (an illegal setup, an unsolvable instance); 2 bad usage or
-unreadable input.
+answer is negative (an illegal setup, an unsolvable instance); 2 bad usage,
+unreadable input, or input no game reaches (``refuse_unplayable``: one line,
+"file:line: invalid state: [rule] ..."); 130 interrupted.
 """
 
 from __future__ import annotations
@@ -10,12 +11,18 @@ from __future__ import annotations
 import json
 import sys
 from pathlib import Path
-from typing import NoReturn
+from typing import TYPE_CHECKING, NoReturn
 
 import click
 
+from ..fileio import new_file_mode
 from ..rules.errors import SensorGhostsError
 from ..rules.options import RuleOptions
+
+if TYPE_CHECKING:
+    from ..rules.setup import Deal, Setup
+    from ..rules.state import GameState
+    from ..rules.validation import Violation
 
 
 class InputError(click.ClickException):
@@ -41,6 +48,13 @@ def fail(message: str, *, as_json: bool = False, kind: str = "input") -> NoRetur
 
 def load_instance(path: str, *, as_json: bool = False, sector_cards=None, command_cards=None):
     """Read a setup or state file (text or JSON) or '-' for standard input."""
+    return load_with_text(path, as_json=as_json, sector_cards=sector_cards, command_cards=command_cards)[0]
+
+
+def load_with_text(
+    path: str, *, as_json: bool = False, sector_cards=None, command_cards=None
+) -> tuple[Setup | GameState, str]:
+    """``load_instance`` and the text it was read from (for messages that name a line)."""
     from ..rules import notation
 
     try:
@@ -57,9 +71,63 @@ def load_instance(path: str, *, as_json: bool = False, sector_cards=None, comman
     except UnicodeDecodeError as e:
         fail(f"{source}: not a text file (byte {e.start} is not UTF-8)", as_json=as_json)
     try:
-        return notation.load_text(text, source=source, sector_cards=sector_cards, command_cards=command_cards)
+        inst = notation.load_text(text, source=source, sector_cards=sector_cards, command_cards=command_cards)
     except SensorGhostsError as e:
         fail(str(e), as_json=as_json, kind=type(e).__name__)
+    return inst, text
+
+
+def violation_line(path: str, text: str, violations: list[Violation], *, what: str) -> str:
+    """One line for a list of violations: the first, where it is in the file
+    ("file:line: [D22] ..."), and how many more there are."""
+    from ..rules.notation import locate
+
+    first = violations[0]
+    line = None
+    if first.key is not None:
+        line = locate(text, key=first.key)
+    if line is None and first.where is not None:
+        line = locate(text, row=first.where[0])
+    where = f"{path}:{line}" if line is not None else path
+    more = ""
+    if len(violations) > 1:
+        more = f" (+{len(violations) - 1} more; 'sensor-ghosts validate {path}' lists them)"
+    return f"{where}: {what}: {first}{more}"
+
+
+def refuse_unplayable(
+    path: str, text: str, inst: Setup | GameState, *, deal: Deal | None = None, as_json: bool = False
+) -> None:
+    """Exit 2 with one line when ``inst`` is no game the engine can play
+    (``validation.playable_violations``); a setup that breaks only the layout
+    rules (``validation.LAYOUT_RULES``) is answered, with a warning."""
+    from ..rules.setup import Setup
+    from ..rules.validation import layout_violations, playable_violations
+
+    bad = playable_violations(inst, deal)
+    kind = "setup" if isinstance(inst, Setup) else "state"
+    if bad:
+        fail(violation_line(path, text, bad, what=f"invalid {kind}"), as_json=as_json, kind="InvalidInput")
+    if isinstance(inst, Setup):
+        layout = layout_violations(inst)
+        if layout:
+            click.echo("warning: " + violation_line(path, text, layout, what="not a legal setup, answered as given"),
+                       err=True)
+
+
+def warn_if_invalid(path: str, text: str, inst: Setup | GameState) -> list[Violation]:
+    """For commands that draw (show, render): one line on standard error when
+    ``inst`` breaks a rule; returns the playable violations (what drawing the
+    player's view or solving cannot get past)."""
+    from ..rules.setup import Setup
+    from ..rules.validation import playable_violations, validate, validate_state
+
+    kind = "setup" if isinstance(inst, Setup) else "state"
+    every = validate(inst) if kind == "setup" else validate_state(inst)
+    if every:
+        click.echo("warning: " + violation_line(path, text, every, what=f"invalid {kind}, drawn as given"),
+                   err=True)
+    return playable_violations(inst)
 
 
 def load_card_sets(cards: str | None, commands: str | None, *, as_json: bool = False):
@@ -83,6 +151,7 @@ def write_atomic(path: str, text: str) -> None:
     try:
         with os.fdopen(fd, "w", encoding="utf-8") as f:
             f.write(text)
+        os.chmod(tmp, new_file_mode())  # mkstemp makes 0600: respect the umask
         os.replace(tmp, target)
     except BaseException:
         Path(tmp).unlink(missing_ok=True)

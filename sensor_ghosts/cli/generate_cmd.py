@@ -16,6 +16,7 @@ from pathlib import Path
 
 import click
 
+from ..fileio import new_file_mode
 from ..generators.constraints import NAMED_CONSTRAINTS
 from ..generators.errors import GameIdError
 from ..generators.game_id import parse_game_id
@@ -97,10 +98,14 @@ def _render(setup, fmt: str, result=None) -> str:
 
 
 @contextmanager
-def _sink(out: str | None):
+def _sink(out: str | None, discard: bool = False):
     """Yields ``write(record)``. Records are written whole. With ``out``, they go to
     a temporary file beside it, renamed into place when the batch ends (also when
-    it is interrupted): the file holds every finished record and no half one."""
+    it is interrupted): the file holds every finished record and no half one.
+    ``discard``: nowhere (a PDF booklet is the output)."""
+    if discard:
+        yield lambda record: None
+        return
     if out is None:
 
         def write(record: str) -> None:
@@ -121,6 +126,7 @@ def _sink(out: str | None):
             yield f.write
             f.flush()
             os.fsync(f.fileno())
+        os.chmod(tmp, new_file_mode())  # mkstemp makes 0600: respect the umask
         os.replace(tmp, target)
     except BaseException:
         Path(tmp).unlink(missing_ok=True)
@@ -189,7 +195,8 @@ def _sink(out: str | None):
     "pdf_path",
     type=click.Path(dir_okay=False, writable=True),
     default=None,
-    help="Also write the setups as a printable PDF booklet of puzzles.",
+    help="Write the setups as a printable PDF booklet of puzzles. The setups go to standard "
+    "output too only when --format, --solve or --out asks for them.",
 )
 @click.option("--solutions", is_flag=True, help="With --pdf: solution pages after the puzzles.")
 @click.option(
@@ -293,12 +300,16 @@ def generate(
         # has checked: setups not solved in time give way to the next seeds.
         jobs = _solved_jobs(base, count, options, sector_cards, cons, timeout, objective, skipped)
 
+    # With --pdf the booklet is the output: the setups also go to standard
+    # output only when asked for (--format, --solve), or to --out.
+    fmt_given = ctx.get_parameter_source("fmt") is click.core.ParameterSource.COMMANDLINE
+    records_nowhere = pdf_path is not None and out is None and not (fmt_given or solve_each)
     batch = len(jobs) > 1
     show_bar = batch and sys.stderr.isatty()
     interrupted = False
     made: list = []
     try:
-        with _sink(out) as write:
+        with _sink(out, discard=records_nowhere) as write:
             if fmt == "json" and batch:
                 write("[\n")
             bar = (
@@ -340,6 +351,11 @@ def generate(
 
         plans = [r.plan if r is not None else None for _, r in made] if solutions else None
         booklet([m for m, _ in made], pdf_path, plans)
+        pages = len(made) + (sum(1 for _, r in made if r is not None and r.plan is not None) if solutions else 0)
+        said = (f"wrote {pdf_path} ({len(made)} puzzle{'s' if len(made) != 1 else ''}"
+                + (f", {pages - len(made)} solution page(s)" if solutions else "") + ")")
+        # On standard output when it carries nothing else, else beside it.
+        click.echo(said, err=not records_nowhere)
         if solutions:
             # Say which puzzles have no solution page, and why.
             late = [str(i) for i, (_, r) in enumerate(made, 1) if r is None or r.status == "unknown"]

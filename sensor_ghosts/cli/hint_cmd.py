@@ -13,8 +13,9 @@ from pathlib import Path
 
 import click
 
-from ..rules.errors import SensorGhostsError
-from .common import InputError
+from ..rules.errors import InvalidSetupError, InvalidStateError, SensorGhostsError
+from ..rules.observation import InconsistentObservationError
+from .common import InputError, violation_line
 
 
 @click.command("hint")
@@ -49,10 +50,21 @@ def hint_cmd(file: str, budget: float, seed: int, as_json: bool) -> None:
         if "\n" not in text and not text.lstrip().startswith("{"):
             text += "\n"  # a one-line file is still text, not a path
         obs = load_observation(text)
-        h = hint(obs, budget=budget, seed=seed)
+    except InvalidSetupError as e:  # a state or setup no game reaches (also InvalidStateError)
+        kind = "state" if isinstance(e, InvalidStateError) else "setup"
+        msg = violation_line(file, text, e.violations, what=f"invalid {kind}")
+        raise InputError(msg, as_json=as_json, kind=type(e).__name__) from None
+    except InconsistentObservationError as e:
+        more = f" (+{len(e.reasons) - 1} more)" if len(e.reasons) > 1 else ""
+        msg = f"{file}: inconsistent observation: {e.reasons[0]}{more}"
+        raise InputError(msg, as_json=as_json, kind=type(e).__name__) from None
     except SensorGhostsError as e:
         msg = str(e).replace("<text>", file)
         raise InputError(msg, as_json=as_json, kind=type(e).__name__) from None
+    try:
+        h = hint(obs, budget=budget, seed=seed)
+    except SensorGhostsError as e:
+        raise InputError(f"{file}: {e}", as_json=as_json, kind=type(e).__name__) from None
     except ValueError as e:  # a finished game, another player's view
         raise InputError(str(e), as_json=as_json, kind=type(e).__name__) from None
     if as_json:

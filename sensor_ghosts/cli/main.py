@@ -1,7 +1,8 @@
 """The ``sensor-ghosts`` command. Thin: parse, call the library, print.
 
 Exit statuses: 0 success; 1 a well-formed request whose answer is negative
-(e.g. an illegal setup); 2 bad usage or unreadable input; ``verify`` also uses 3
+(e.g. an illegal setup); 2 bad usage, unreadable input, or input no game
+reaches (refused before use, "file:line: [rule] ..."); ``verify`` also uses 3
 for 'unknown within the limits'.
 """
 
@@ -13,7 +14,15 @@ import sys
 import click
 
 from .. import __version__
-from .common import load_card_sets, load_instance
+from .common import (
+    fail,
+    load_card_sets,
+    load_instance,
+    load_with_text,
+    refuse_unplayable,
+    violation_line,
+    warn_if_invalid,
+)
 
 CONTEXT = {"help_option_names": ["-h", "--help"], "max_content_width": 100}
 
@@ -89,12 +98,23 @@ def validate(file: str, as_json: bool, cards_file: str | None, commands_file: st
 @cards_option
 @commands_option
 def show(file: str, hide: bool, color: bool | None, cards_file: str | None, commands_file: str | None) -> None:
-    """Draw a setup or state FILE in the terminal."""
+    """Draw a setup or state FILE in the terminal.
+
+    A file that breaks a rule is drawn as given, with a warning on standard
+    error naming the first broken rule ('validate' lists them all); the
+    player's view (--hide) needs a table a game can reach."""
     from ..rules.setup import Setup
+    from ..rules.validation import playable_violations
     from .tty import picture, setup_picture
 
     sectors, cmds = load_card_sets(cards_file, commands_file)
-    inst = load_instance(file, sector_cards=sectors, command_cards=cmds)
+    inst, text = load_with_text(file, sector_cards=sectors, command_cards=cmds)
+    kind = "setup" if isinstance(inst, Setup) else "state"
+    if hide:
+        unplayable = playable_violations(inst)
+        if unplayable:
+            fail(violation_line(file, text, unplayable, what=f"invalid {kind}, no player's view"))
+    warn_if_invalid(file, text, inst)
     use_color = sys.stdout.isatty() if color is None else color
     if isinstance(inst, Setup):
         if hide:
@@ -112,25 +132,47 @@ def show(file: str, hide: bool, color: bool | None, cards_file: str | None, comm
 @click.argument("depth", type=click.IntRange(0, 6))
 @click.option("--seed", type=int, default=0, show_default=True, help="Deal for a setup without one.")
 @click.option("--divide", is_flag=True, help="Also print the count below each first turn.")
-def perft(file: str, depth: int, seed: int, divide: bool) -> None:
+@click.option("--timeout", type=click.FloatRange(min=0), default=60.0, show_default=True,
+              help="Seconds the count may take (0: no limit); past it, exit 3.")
+def perft(file: str, depth: int, seed: int, divide: bool, timeout: float) -> None:
     """Count the legal turn sequences of length DEPTH from FILE (a state, or a
-    setup at its start). See README: Perft."""
+    setup at its start). See README: Perft.
+
+    \b
+    Exit status: 0 counted; 2 bad input (a file no game reaches);
+    3 not finished within --timeout; 130 interrupted (Ctrl-C)."""
+    import time
+
     from ..rules.engine import apply_turn, legal_turns
     from ..rules.engine import perft as count
+    from ..rules.errors import TimeLimitError
     from ..rules.setup import Setup
     from ..rules.state import initial_state
 
-    inst = load_instance(file)
+    inst, text = load_with_text(file)
+    refuse_unplayable(file, text, inst)
     state = initial_state(inst, inst.deal, seed=seed) if isinstance(inst, Setup) else inst
-    if divide and depth >= 1:
-        total = 0
-        for t in legal_turns(state):
-            n = count(apply_turn(state, t), depth - 1)
-            total += n
-            click.echo(f"{t}: {n}")
-        click.echo(f"total {total}")
-    else:
-        click.echo(count(state, depth))
+    t0 = time.perf_counter()
+
+    def left() -> float | None:
+        return None if not timeout else max(0.0, timeout - (time.perf_counter() - t0))
+
+    try:
+        if divide and depth >= 1:
+            total = 0
+            for t in legal_turns(state, deadline=None if not timeout else t0 + timeout):
+                n = count(apply_turn(state, t), depth - 1, timeout=left())
+                total += n
+                click.echo(f"{t}: {n}")
+            click.echo(f"total {total}")
+        else:
+            click.echo(count(state, depth, timeout=left()))
+    except TimeLimitError:
+        click.echo(f"{file}: perft {depth} did not finish within {timeout:g} s (raise --timeout)", err=True)
+        sys.exit(3)
+    except KeyboardInterrupt:
+        click.echo(f"interrupted after {time.perf_counter() - t0:.1f}s", err=True)
+        sys.exit(130)
 
 
 # The other commands live beside this module, one file each.

@@ -42,13 +42,14 @@ def play(
     from ..rules.notation import parse_turn
     from ..rules.setup import Setup
     from ..rules.state import initial_state
-    from .common import load_instance
+    from .common import load_with_text, refuse_unplayable
     from .tty import picture
 
     if seed is None:
         seed = random.SystemRandom().randrange(10**6)
     if file:
-        inst = load_instance(file)
+        inst, text = load_with_text(file)
+        refuse_unplayable(file, text, inst)
         state = initial_state(inst, inst.deal, seed=seed) if isinstance(inst, Setup) else inst
     else:
         from ..generators import generate_setup

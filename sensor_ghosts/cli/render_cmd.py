@@ -12,6 +12,7 @@ from pathlib import Path
 import click
 
 from ..rules.errors import SensorGhostsError
+from .common import violation_line, warn_if_invalid
 
 FORMATS = ("svg", "pdf", "png")
 
@@ -26,14 +27,9 @@ class RenderInputError(click.ClickException):
 
 
 def _load(file: str):
-    from ..rules import notation
+    from .common import load_with_text
 
-    try:
-        return notation.load(Path(file))
-    except SensorGhostsError as e:
-        raise RenderInputError(str(e)) from None
-    except (OSError, ValueError, UnicodeDecodeError) as e:
-        raise RenderInputError(f"{file}: {e}") from None
+    return load_with_text(file)
 
 
 @click.command("render")
@@ -69,9 +65,14 @@ def render(file: str, fmt: str | None, solution: bool, hide: bool, out: str | No
     if not target.parent.is_dir():
         raise RenderInputError(f"{target}: no such directory {str(target.parent)!r}")
 
-    inst = _load(file)
+    inst, text = _load(file)
+    # An invalid table is drawn as given, with a warning; its solution is not.
+    unplayable = warn_if_invalid(file, text, inst)
     pages = []
     if solution:
+        if unplayable:
+            kind = "state" if isinstance(inst, GameState) else "setup"
+            raise RenderInputError(violation_line(file, text, unplayable, what=f"invalid {kind}, no solution"))
         setup = inst.setup if isinstance(inst, GameState) else inst
         try:
             result = R.solve_setup(inst, timeout=timeout)

@@ -4,34 +4,55 @@ from __future__ import annotations
 
 import json
 import random
+import time
 
 import click
 
-from .common import fail, load_instance
+from .common import fail, load_with_text, refuse_unplayable
 
 # The solver's modes and objectives (solver.api.MODES / OBJECTIVES; a test keeps
 # them equal). Spelled out so that the CLI starts without importing the solver.
 _MODES = click.Choice(["deal", "open", "expected"])
 OBJECTIVES = ("turns", "cards", "turns-only")
+DEFAULT_TIMEOUT = 60.0
+"""Seconds a search may take unless --timeout says otherwise: nothing runs
+unbounded by default (most setups solve in a few seconds; the answer is
+'unknown' with the best bound when the limit is reached)."""
 
 
 def _run(path: str, mode: str, seed: int | None, objective: str, max_nodes, timeout, as_json: bool):
     from ..rules.errors import SensorGhostsError
     from ..rules.setup import Setup
-    from ..rules.state import random_deal
+    from ..rules.state import GameState, random_deal
     from ..solver import solve
 
-    inst = load_instance(path, as_json=as_json)
+    inst, text = load_with_text(path, as_json=as_json)
     deal = None
     if isinstance(inst, Setup) and mode == "deal" and inst.deal is None:
         if seed is None:
             fail(f"{path}: deal mode needs a deal (deck order and ranking): the file has none; "
                  "give --seed N to draw one, or use --mode open", as_json=as_json)
         deal = random_deal(inst, random.Random(seed))
+    if isinstance(inst, GameState) and inst.is_over:
+        fail(f"{path}: the game is over ({inst.outcome}): nothing to solve", as_json=as_json)
+    refuse_unplayable(path, text, inst, deal=deal, as_json=as_json)
+    t0 = time.perf_counter()
     try:
-        return solve(inst, mode=mode, deal=deal, objective=objective, max_nodes=max_nodes, timeout=timeout)
+        return solve(inst, mode=mode, deal=deal, objective=objective, max_nodes=max_nodes,
+                     timeout=timeout or None)
     except SensorGhostsError as e:
         fail(f"{path}: {e}", as_json=as_json)
+    except KeyboardInterrupt as e:
+        # Ctrl-C: the best answer so far in one line, no traceback. A search
+        # interrupted in its A* says its bound (``search.SearchInterrupted``).
+        seconds = time.perf_counter() - t0
+        bound = getattr(e, "bound", None)
+        if as_json:
+            click.echo(json.dumps({"status": "interrupted", "bound": bound, "seconds": round(seconds, 2)}))
+        else:
+            known = f"at least {bound} turns" if bound else "no bound yet"
+            click.echo(f"interrupted after {seconds:.1f}s: unknown, {known} ({mode} mode)", err=True)
+        raise SystemExit(130) from None
 
 
 _common = [
@@ -41,7 +62,9 @@ _common = [
     click.option("--seed", type=int, default=None, help="Draw a deal with this seed when the file has none."),
     click.option("--json", "as_json", is_flag=True, help="Print JSON."),
     click.option("--max-nodes", type=click.IntRange(min=1), default=None, help="Node budget."),
-    click.option("--timeout", type=click.FloatRange(min=0), default=None, help="Time budget in seconds."),
+    click.option("--timeout", type=click.FloatRange(min=0), default=DEFAULT_TIMEOUT, show_default=True,
+                 help="Time budget in seconds (0: no limit); past it the answer is 'unknown' with the "
+                      "best bound."),
 ]
 
 
@@ -65,7 +88,8 @@ def solve(file, mode, seed, objective, as_json, max_nodes, timeout):
     \b
     Exit status: 0 a plan (or a win probability) was found; 1 the instance
     cannot be won; 2 bad input (unreadable file, deal mode without a deal);
-    3 unknown within --max-nodes / --timeout (the best bound is printed).
+    3 unknown within --max-nodes / --timeout (the best bound is printed);
+    130 interrupted (Ctrl-C).
     """
     r = _run(file, mode, seed, objective, max_nodes, timeout, as_json)
     if as_json:
@@ -90,7 +114,8 @@ def verify(file, mode, seed, objective, as_json, max_nodes, timeout):
 
     \b
     Exit status: 0 solvable; 1 unsolvable; 2 bad input (unreadable file,
-    deal mode without a deal and no --seed); 3 unknown within the limits.
+    deal mode without a deal and no --seed); 3 unknown within the limits;
+    130 interrupted (Ctrl-C).
     """
     r = _run(file, mode, seed, objective, max_nodes, timeout, as_json)
     if as_json:

@@ -103,9 +103,10 @@ def picture(state: GameState, *, full: bool = True, color: bool = False) -> str:
 
 
 def setup_picture(setup: Setup, *, color: bool = False) -> str:
-    from ..rules.state import initial_state
-
-    state = initial_state(setup, setup.deal, seed=0)
+    # The grid as dealt, ship and pod at the dock: no hands needed, so a setup
+    # whose deal is broken is drawn too (``show`` says what is wrong).
+    state = GameState(setup=setup, grid=setup.grid, hands=(), deck=(), ranking=(),
+                      pod=DOCK if setup.options.escape_pod else None)
     lines = grid_lines(state, full=True, color=color)
     o = setup.options
     lines.append(

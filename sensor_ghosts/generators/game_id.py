@@ -102,7 +102,9 @@ def make_game_id(
 def parse_game_id(text: str) -> GameId:
     """Parse an ID; a :class:`GameIdError` names the bad part."""
     raw = text
-    text = text.strip()
+    if text != text.strip() or not text:
+        # A setup's id is written back as it is read: no outer spaces ([issue 33]).
+        raise GameIdError(raw, raw, "an ID has no outer spaces (and is not empty)")
     if text.count("#") != 1:
         part = text if "#" not in text else text[text.index("#", text.index("#") + 1) :]
         raise GameIdError(raw, part, "an ID is PARAMS#SEED with exactly one '#'")

@@ -18,6 +18,7 @@ from collections.abc import Callable, Iterable, Sequence
 from pathlib import Path
 from typing import Any
 
+from ..fileio import new_file_mode
 from ..rules.setup import Deal, Setup
 from ..rules.state import GameState
 from ..rules.turns import Turn
@@ -152,7 +153,7 @@ def _atomic_write(path: str | Path, make: Callable[[], bytes]) -> None:
     try:
         with os.fdopen(fd, "wb") as f:
             f.write(data)
-        os.chmod(tmp, 0o666 & ~_umask())  # mkstemp makes 0600; give a normal file's mode
+        os.chmod(tmp, new_file_mode())  # mkstemp makes 0600; give a normal file's mode
         os.replace(tmp, path)
     except BaseException:
         try:
@@ -160,12 +161,6 @@ def _atomic_write(path: str | Path, make: Callable[[], bytes]) -> None:
         except FileNotFoundError:
             pass
         raise
-
-
-def _umask() -> int:
-    mask = os.umask(0)
-    os.umask(mask)
-    return mask
 
 
 def _as_page(x: Page | Setup | GameState) -> Page:

@@ -13,7 +13,7 @@ from functools import cached_property
 from importlib import resources
 from pathlib import Path
 
-from .errors import CardSetError
+from .errors import CardSetError, UnknownCardError
 from .options import Difficulty
 
 
@@ -93,7 +93,7 @@ class SectorCardSet:
         for c in self.cards:
             if c.id == card_id:
                 return c
-        raise KeyError(card_id)
+        raise UnknownCardError(card_id, self.name)
 
     def pair_counts(self) -> Counter[tuple[SectorType, SectorType]]:
         return Counter((c.front, c.back) for c in self.cards)
@@ -189,7 +189,10 @@ class CommandCardSet:
 
     def by_id(self, card_id: str) -> CommandCard:
         # The engine asks this for every candidate play: a dict, not a scan.
-        return self._index[card_id]
+        try:
+            return self._index[card_id]
+        except (KeyError, TypeError):
+            raise UnknownCardError(card_id, self.name) from None
 
     def of_kind(self, kind: CommandKind) -> list[CommandCard]:
         return [c for c in self.cards if c.kind is kind]

@@ -13,6 +13,14 @@ def reshuffle(state: GameState) -> GameState:
     order of the deal's ranking [D22]; the heading is reset (the pile is empty)."""
     cards = [e.card for e in state.discard] + [state.setup.command_cards.wild.id]
     rank = {card: i for i, card in enumerate(state.ranking)}
+    unranked = [c for c in cards if c not in rank]
+    if unranked:
+        from .errors import InvalidStateError
+        from .validation import Violation
+
+        raise InvalidStateError(
+            [Violation("D22", f"the ranking leaves out {', '.join(unranked)}", key="ranking")]
+        )
     cards.sort(key=lambda c: rank[c])
     return state.evolve(deck=tuple(cards), discard=(), second_pass=True)
 

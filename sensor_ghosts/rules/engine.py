@@ -9,18 +9,20 @@ themselves live in the modules this one calls:
 
 from __future__ import annotations
 
+import time
 from collections.abc import Iterator
 
 from .cards import CommandKind
 from .commands import command_problem, legal_commands, spent_players
 from .deck import deck_top, draw_up
-from .errors import GameOverError, IllegalTurnError
+from .errors import GameOverError, IllegalTurnError, TimeLimitError
 from .geometry import Direction, peek_cells
 from .movement import fly, move_pod
 from .rescan import flip_card, rescan, rescan_allowed, rescan_choices, shift_row
 from .setup import Slot
 from .state import DiscardEntry, GameState
 from .turns import DECK_PLAYER, ActionKind, Command, Turn
+from .validation import check_shape
 
 
 def execute(
@@ -105,6 +107,7 @@ def apply_turn(state: GameState, turn: Turn, trace: list | None = None) -> GameS
     (``solver.plan``: the shields a flight spent)."""
     if state.is_over:
         raise GameOverError(f"the game is over ({state.outcome})")
+    check_shape(state)  # an InvalidStateError, not an IndexError, on a hand-made state
     o = state.options
     has_cards = bool(state.hands[state.active])
     if turn.command is None:
@@ -175,17 +178,24 @@ def _rescan_problem(state: GameState, columns: frozenset[int], flipped: frozense
     return f"the re-scan flips exactly {k} card(s) of row {row} (§8)"
 
 
-def legal_turns(state: GameState) -> list[Turn]:
-    """Every legal turn, each distinct (see ``Turn.key``); empty once the game is over."""
+def legal_turns(state: GameState, *, deadline: float | None = None) -> list[Turn]:
+    """Every legal turn, each distinct (see ``Turn.key``); empty once the game is over.
+    A state whose numbers no game reaches (``validation.check_shape``) raises
+    ``InvalidStateError``; ``validation.check_playable`` checks all of it.
+    ``deadline`` (``time.perf_counter()``): past it, ``TimeLimitError`` (a
+    four-player state has some 70,000 turns: most of a second to list)."""
     if state.is_over:
         return []
+    check_shape(state)
     out: list[Turn] = []
     if not state.hands[state.active]:
         after = draw_up(state)
         return [Turn(None, rescan=r) for r in _rescans(after, frozenset())]
     for bolster in range(state.held + 1):
         s0 = state.evolve(shields=min(2, state.shields + bolster), held=state.held - bolster)
-        for cmd, cmd2, s2, f2 in command_phases(s0):
+        for i, (cmd, cmd2, s2, f2) in enumerate(command_phases(s0)):
+            if deadline is not None and not i & 255 and time.perf_counter() > deadline:
+                raise TimeLimitError(0.0, "listing the legal turns")
             out.extend(Turn(cmd, bolster, cmd2, r) for r in _rescans(_drawn(s2), f2))
     return out
 
@@ -233,12 +243,26 @@ def _rescans(state: GameState, flipped: frozenset[int]) -> list[frozenset[int]]:
     return rescan_choices(state, flipped)
 
 
-def perft(state: GameState, depth: int) -> int:
+def perft(state: GameState, depth: int, *, timeout: float | None = None) -> int:
     """The number of legal turn sequences of length ``depth`` from ``state`` (a
-    sequence that ends the game early is not extended, and does not count)."""
+    sequence that ends the game early is not extended, and does not count).
+    Hand-made positions are welcome (the conformance tests use sparse grids);
+    numbers no game reaches raise ``InvalidStateError`` (``legal_turns``), and
+    ``validation.check_playable`` checks the whole state first where wanted.
+    ``timeout`` (seconds): past it, ``TimeLimitError``."""
+    deadline = None if timeout is None else time.perf_counter() + timeout
+    return _perft(state, depth, deadline, timeout)
+
+
+def _perft(state: GameState, depth: int, deadline: float | None = None, timeout: float | None = None) -> int:
     if depth == 0:
         return 1
-    turns = legal_turns(state)
+    if deadline is not None and time.perf_counter() > deadline:
+        raise TimeLimitError(timeout or 0.0, f"perft depth {depth} left")
+    try:
+        turns = legal_turns(state, deadline=deadline)
+    except TimeLimitError:
+        raise TimeLimitError(timeout or 0.0, f"perft depth {depth} left") from None
     if depth == 1:
         return len(turns)
-    return sum(perft(apply_turn(state, t), depth - 1) for t in turns)
+    return sum(_perft(apply_turn(state, t), depth - 1, deadline, timeout) for t in turns)

@@ -62,6 +62,32 @@ class InvalidSetupError(SensorGhostsError):
         super().__init__(f"invalid setup: {text}")
 
 
+class InvalidStateError(InvalidSetupError):
+    """A game state that parses but breaks the invariants every reachable state
+    keeps (``validation.validate_state``); ``violations`` lists them all."""
+
+    def __init__(self, violations: list):
+        super().__init__(violations)
+        text = "; ".join(str(v) for v in self.violations)
+        self.args = (f"invalid state: {text}",)
+
+    def __str__(self) -> str:
+        return str(self.args[0])
+
+
+class UnknownCardError(SensorGhostsError, KeyError):
+    """A card id that is not in the card set (a ``KeyError`` too, as before)."""
+
+    def __init__(self, card_id: object, set_name: str = ""):
+        self.card_id = card_id
+        where = f" {set_name!r}" if set_name else ""
+        self.reason = f"card {card_id!r} is not in the card set{where}"
+        super().__init__(self.reason)
+
+    def __str__(self) -> str:
+        return self.reason
+
+
 class IllegalTurnError(SensorGhostsError):
     """A turn that is not legal in the given state; ``reason`` says why."""
 
@@ -72,3 +98,12 @@ class IllegalTurnError(SensorGhostsError):
 
 class GameOverError(IllegalTurnError):
     """A turn was applied to a finished game."""
+
+
+class TimeLimitError(SensorGhostsError):
+    """A count or search that did not finish within its time limit."""
+
+    def __init__(self, seconds: float, done: str = ""):
+        self.seconds = seconds
+        self.done = done
+        super().__init__(f"did not finish within {seconds:g} s" + (f" ({done})" if done else ""))

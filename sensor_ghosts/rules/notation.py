@@ -25,7 +25,16 @@ from .errors import NotationError
 from .geometry import COLS, DOCK, EARTH, ROWS, Direction, Pos, format_pos, on_grid
 from .options import FLAG_NAMES, Difficulty, RuleOptions
 from .setup import Cell, Deal, Gap, Grid, Sample, Setup, Slot
-from .state import DiscardEntry, GameState, Outcome, Status
+from .state import (
+    MAX_SHIELDS,
+    MAX_TURN,
+    TOTAL_ROCK,
+    TOTAL_VIRUS,
+    DiscardEntry,
+    GameState,
+    Outcome,
+    Status,
+)
 from .turns import DECK_PLAYER, Action, ActionKind, Command, PlayedCard, Turn
 
 __all__ = [
@@ -40,6 +49,7 @@ __all__ = [
     "format_turn",
     "load",
     "load_text",
+    "locate",
     "normalize_state",
     "parse_setup",
     "parse_state",
@@ -60,7 +70,7 @@ _SETUP_KEYS = ("players", "difficulty", "options", "cards", "commands", "deck", 
 _SETUP_REQUIRED = ("players", "difficulty", "options", "cards", "commands")
 _STATE_KEYS = (
     "players", "difficulty", "options", "cards", "commands", "id",
-    "turn", "active", "ship", "pod", "shields", "held",
+    "turn", "active", "ship", "pod", "shields", "held", "rocks", "lost",
     "hands", "deck", "discard", "ranking", "pass", "outcome",
 )  # fmt: skip
 _STATE_REQUIRED = _SETUP_REQUIRED + (
@@ -130,15 +140,30 @@ class _CellSpec:
     pod: bool = False
 
 
+MAX_DIGITS = 6  # also in the regular expressions of cells and row labels
+"""The longest number the notations read: no count or index of the game comes
+near it, and a longer one is refused before Python converts it (a number of
+more than 4,300 digits would not convert at all)."""
+
+_INT_RE = re.compile(r"-?[0-9]+")  # ASCII digits only: '٣' is not 3
+
+
 def _parse_int(
-    text: str, at: _At, what: str, *, lo: int | None = None, hi: int | None = None
+    text: str, at: _At, what: str, *, lo: int | None = None, hi: int | None = None, rule: str = ""
 ) -> int:
-    if not re.fullmatch(r"-?\d+", text):
-        raise at.error(f"{what} must be a whole number", text)
+    if not _INT_RE.fullmatch(text):
+        raise at.error(f"{what} must be a whole number (digits 0-9)", text[:40])
+    why = f" {rule}" if rule else ""
+    if len(text.lstrip("-")) > MAX_DIGITS:
+        rng = "" if hi is None else f"; it is {lo} to {hi}" if lo is not None else f"; at most {hi}"
+        raise at.error(f"{what} is too large ({len(text.lstrip('-'))} digits{rng}){why}", text[:40])
     n = int(text)
-    if (lo is not None and n < lo) or (hi is not None and n > hi):
-        rng = f"{lo} to {hi}" if hi is not None else f"{lo} or more"
-        raise at.error(f"{what} must be {rng}, got {n}", text)
+    if lo is not None and n < lo:
+        more = f" and at most {hi}" if hi is not None else ""
+        raise at.error(f"{what} must be {lo} or more{more}, got {n}{why}", text)
+    if hi is not None and n > hi:
+        rng = f"at most {hi}" if lo is None else (f"{lo} to {hi}" if lo != hi else f"{lo}")
+        raise at.error(f"{what} must be {rng}, got {n}{why}", text)
     return n
 
 
@@ -190,7 +215,7 @@ def _parse_cell(tok: str, at: _At, *, state: bool) -> _CellSpec:
     if tok[i : i + 1] == "#":
         if spec.kind == "gap" and spec.pair is None and not spec.gap_start:
             raise at.error("a gap's card id follows its card letters (e.g. '-Ea#17')", tok, i)
-        m = re.match(r"#(-?\d+)", tok[i:])
+        m = re.match(r"#(-?[0-9]{1,6})(?![0-9])", tok[i:])
         if not m:
             raise at.error("'#' is followed by a card id (a whole number)", tok, i)
         spec.card_id = int(m.group(1))
@@ -208,7 +233,7 @@ def _parse_cell(tok: str, at: _At, *, state: bool) -> _CellSpec:
             raise at.error(what, tok, i)
         seen_suffix.add(key)
         if ch == "*":
-            m = re.match(r"\*([vr])(\d*)", tok[i:])
+            m = re.match(r"\*([vr])([0-9]{0,6})(?![0-9])", tok[i:])
             if not m:
                 raise at.error("a sample is '*v' (virus) or '*r' (rock)", tok, i)
             spec.sample = (m.group(1) == "v", int(m.group(2)) if m.group(2) else None)
@@ -433,7 +458,7 @@ def _decode(data: str | bytes, source: str) -> str:
 # ----------------------------------------------------------------------------
 
 _KEY_RE = re.compile(r"(\s*)([a-z][a-z0-9-]*)(\s*):(.*)")
-_LABEL_RE = re.compile(r"(\s*)(\d+)\s*:")
+_LABEL_RE = re.compile(r"(\s*)([0-9]{1,6})\s*:")  # 6: MAX_DIGITS
 
 
 def _tokens(text: str, at: _At) -> list[tuple[str, _At]]:
@@ -630,7 +655,7 @@ def _single(v: _V, what: str) -> str:
 
 def _options(values: dict[str, _V]) -> RuleOptions:
     p = values["players"]
-    players = _parse_int(_single(p, "players"), p.at, "players", lo=1, hi=4)
+    players = _parse_int(_single(p, "players"), p.at, "players", lo=1, hi=4, rule="(§2)")
     d = values["difficulty"]
     word = _single(d, "difficulty")
     try:
@@ -707,7 +732,7 @@ def _parse_pos(v: _V) -> Pos:
         return DOCK
     if word == "earth":
         return EARTH
-    m = re.fullmatch(r"(-?\d+),(-?\d+)", word)
+    m = re.fullmatch(r"(-?[0-9]{1,3}),(-?[0-9]{1,3})", word)
     if not m:
         raise v.at.error("a position is dock, earth or row,col (e.g. 3,2)", word)
     return (int(m.group(1)), int(m.group(2)))
@@ -767,10 +792,18 @@ def _assemble_state(
     if ship is None:
         raise doc.end.error("missing required key 'ship' (or an '@' in the grid)")
     pod = _marked_pos(v.get("pod"), pods, grid, "pod", "&", doc.end)
-    turn = _parse_int(_single(v["turn"], "turn"), v["turn"].at, "turn", lo=1)
-    active = _parse_int(_single(v["active"], "active"), v["active"].at, "active", lo=1)
-    shields = _parse_int(_single(v["shields"], "shields"), v["shields"].at, "shields", lo=0)
-    held = _parse_int(_single(v["held"], "held"), v["held"].at, "held", lo=0)
+    def number(key: str, lo: int, hi: int, rule: str) -> int:
+        return _parse_int(_single(v[key], key), v[key].at, key, lo=lo, hi=hi, rule=rule)
+
+    # The ranges the rules allow: [D9] shields, the 3 virus and 2 rock tokens
+    # (§6), the players; validation checks how the numbers fit together.
+    tokens = f"[step 9] ({TOTAL_VIRUS} virus and {TOTAL_ROCK} rock samples)"
+    turn = number("turn", 1, MAX_TURN, "[turn]")
+    active = number("active", 1, options.players, f"[active] (players: {options.players})")
+    shields = number("shields", 0, MAX_SHIELDS, "[D9]")
+    held = number("held", 0, TOTAL_VIRUS, tokens)
+    rocks = number("rocks", 0, TOTAL_ROCK, tokens) if "rocks" in v else 0
+    lost = number("lost", 0, TOTAL_VIRUS + TOTAL_ROCK, tokens) if "lost" in v else 0
     pass_word = _single(v["pass"], "pass")
     if pass_word not in ("1", "2"):
         raise v["pass"].at.error("pass is 1 or 2", pass_word)
@@ -789,6 +822,8 @@ def _assemble_state(
         pod=pod,
         shields=shields,
         held=held,
+        rocks_found=rocks,
+        lost_unseen=lost,
         second_pass=pass_word == "2",
         active=active - 1,
         turn=turn,
@@ -844,6 +879,15 @@ def _check_name(name: str, what: str) -> str:
     return name
 
 
+def _check_id(v: _V) -> None:
+    """A setup id the formatters can write back (``_check_name``)."""
+    try:
+        _check_name(v.text, "setup id")
+    except ValueError as e:
+        raise v.at.error(str(e).split(" cannot")[0] + " cannot be written back: "
+                         "no empty id, outer spaces or line breaks", v.text[:40]) from None
+
+
 def _common_lines(setup: Setup) -> list[str]:
     o = setup.options
     return [
@@ -895,6 +939,8 @@ def _state_parts(state: GameState) -> tuple[list[list[str]], dict[str, Any]]:
         "pod": None if (pod is not None or state.pod is None) else format_pos(state.pod),
         "shields": state.shields,
         "held": state.held,
+        "rocks": state.rocks_found,
+        "lost": state.lost_unseen,
         "hands": [list(h) for h in state.hands],
         "deck": list(state.deck),
         "discard": discard,
@@ -919,6 +965,11 @@ def format_state(state: GameState) -> str:
         lines.append(f"pod: {p['pod']}")
     lines.append(f"shields: {p['shields']}")
     lines.append(f"held: {p['held']}")
+    # Written when not 0, so that the states of earlier versions read the same.
+    if p["rocks"]:
+        lines.append(f"rocks: {p['rocks']}")
+    if p["lost"]:
+        lines.append(f"lost: {p['lost']}")
     lines.append("hands: " + (" | ".join(_list_text(h) for h in p["hands"]) or "-"))
     lines.append(f"deck: {_list_text(p['deck'])}")
     lines.append(f"discard: {_list_text(p['discard'])}")
@@ -984,6 +1035,7 @@ _STATE_JSON_KEYS = (
     "turn", "active", "ship", "pod", "shields", "held",
     "hands", "deck", "discard", "ranking", "pass", "outcome",
 )  # fmt: skip
+_STATE_JSON_OPTIONAL = ("rocks", "lost")  # 0 when left out (files of earlier versions)
 
 
 def _no_dup_pairs(pairs: list[tuple[str, Any]]) -> dict:
@@ -1007,6 +1059,9 @@ def _json_load(text: str | bytes, source: str) -> Any:
             token=doc[e.pos : e.pos + 10],
             source=source,
         ) from None
+    except (ValueError, RecursionError) as e:  # a number of over 4,300 digits, deep nesting
+        why = "too deeply nested" if isinstance(e, RecursionError) else str(e).split(";")[0]
+        raise NotationError(f"unreadable JSON: {why}", source=source) from None
     except NotationError as e:
         raise NotationError(e.reason, token=e.token, source=source) from None
 
@@ -1018,9 +1073,28 @@ def _jtype(val: Any, at: _At, kind: type | tuple, what: str) -> Any:
     return val
 
 
-def _jlist(val: Any, at: _At, what: str = "a list of strings") -> list[tuple[str, _At]]:
+def _jint(val: Any, at: _At) -> str:
+    """A JSON whole number as the text notation writes it (checked there)."""
+    _jtype(val, at, int, "a whole number")
+    if abs(val) >= 10**MAX_DIGITS:
+        raise at.error("too large a number", str(val)[:40] if abs(val) < 10**1000 else "...")
+    return str(val)
+
+
+def _jword(val: Any, at: _At, dash: bool) -> str:
+    """A list item (a card id, a cell): one word the text notation can write back
+    (a lone '-' is an empty list there, except in the grid: an unknown gap)."""
+    _jtype(val, at, str, "a string")
+    if not re.fullmatch(r"[^\s|]+", val) or (val == "-" and not dash):
+        raise at.error("expected one word (no spaces, no '|', not a lone '-')", val[:40])
+    return val
+
+
+def _jlist(
+    val: Any, at: _At, what: str = "a list of strings", *, dash: bool = False
+) -> list[tuple[str, _At]]:
     _jtype(val, at, list, what)
-    return [(_jtype(x, at.child(i), str, "a string"), at.child(i)) for i, x in enumerate(val)]
+    return [(_jword(x, at.child(i), dash), at.child(i)) for i, x in enumerate(val)]
 
 
 def _read_json(obj: Any, source: str, want: str) -> _Doc:
@@ -1041,7 +1115,9 @@ def _read_json(obj: Any, source: str, want: str) -> _Doc:
     for k in obj:
         # "solution": a solver's answer that `generate --solve` attaches; not
         # part of the setup, so it is not read back.
-        if k not in keys and not (kind == "setup" and k == "solution"):
+        if k not in keys and not (kind == "setup" and k == "solution") and not (
+            kind == "state" and k in _STATE_JSON_OPTIONAL
+        ):
             raise root.child(k).error(f"unknown key in a {kind}", k)
     for k in keys:
         if k not in obj:
@@ -1057,7 +1133,7 @@ def _read_json(obj: Any, source: str, want: str) -> _Doc:
         raise gat.error(f"the grid has {len(rows)} rows, expected {ROWS} (row 7 first)")
     grid = []
     for i, row in enumerate(rows):
-        items = _jlist(row, gat.child(i), "a list of 5 cell strings")
+        items = _jlist(row, gat.child(i), "a list of 5 cell strings", dash=True)
         if len(items) != COLS:
             raise gat.child(i).error(f"row {ROWS - i} has {len(items)} cells, expected {COLS}")
         grid.append(items)
@@ -1070,8 +1146,7 @@ def _read_json(obj: Any, source: str, want: str) -> _Doc:
     for k in ("players", "difficulty", "flags"):
         if k not in opts:
             raise oat.error(f"missing required key {k!r}")
-    _jtype(opts["players"], oat.child("players"), int, "a whole number")
-    values["players"] = _V(oat.child("players"), str(opts["players"]))
+    values["players"] = _V(oat.child("players"), _jint(opts["players"], oat.child("players")))
     values["difficulty"] = _V(
         oat.child("difficulty"),
         _jtype(opts["difficulty"], oat.child("difficulty"), str, "a string"),
@@ -1083,6 +1158,7 @@ def _read_json(obj: Any, source: str, want: str) -> _Doc:
         values["id"] = _V(
             root.child("id"), _jtype(obj["id"], root.child("id"), str, "a string or null")
         )
+        _check_id(values["id"])
     if kind == "setup":
         dat = root.child("deal")
         if obj["deal"] is not None:
@@ -1096,9 +1172,9 @@ def _read_json(obj: Any, source: str, want: str) -> _Doc:
                 dat.child("ranking"), items=_jlist(deal["ranking"], dat.child("ranking"))
             )
     else:
-        for k in ("turn", "active", "shields", "held", "pass"):
-            _jtype(obj[k], root.child(k), int, "a whole number")
-            values[k] = _V(root.child(k), str(obj[k]))
+        for k in ("turn", "active", "shields", "held", "pass", *_STATE_JSON_OPTIONAL):
+            if k in obj:
+                values[k] = _V(root.child(k), _jint(obj[k], root.child(k)))
         for k in ("ship", "pod"):
             if obj[k] is not None:
                 values[k] = _V(
@@ -1107,6 +1183,8 @@ def _read_json(obj: Any, source: str, want: str) -> _Doc:
         values["outcome"] = _V(
             root.child("outcome"), _jtype(obj["outcome"], root.child("outcome"), str, "a string")
         )
+        if "\n" in obj["outcome"] or "\r" in obj["outcome"]:
+            raise root.child("outcome").error("the outcome is one line", obj["outcome"][:40])
         for k in ("deck", "discard", "ranking"):
             values[k] = _V(root.child(k), items=_jlist(obj[k], root.child(k)))
         hat = root.child("hands")
@@ -1202,6 +1280,27 @@ def load_text(
     return parse_setup(text, **kw)
 
 
+def locate(text: str, *, key: str | None = None, row: int | None = None) -> int | None:
+    """The 1-based line of a text setup or state where ``key`` is given, or where
+    grid row ``row`` is written; None when it is not there (or the text is
+    JSON). For messages that name the place of a problem ("file:line: ...")."""
+    if text.lstrip("\ufeff \t\r\n").startswith("{"):
+        return None
+    meaningful = [
+        (n, ln) for n, ln in enumerate(text.split("\n"), 1)
+        if ln.strip() and not ln.lstrip().startswith("#")
+    ]  # fmt: skip
+    if key is not None:
+        for n, ln in meaningful:
+            km = _KEY_RE.fullmatch(ln.removesuffix("\r"))
+            if km is not None and km.group(2) == key:
+                return n
+        return None
+    if row is not None and 1 <= row <= ROWS and len(meaningful) > ROWS:
+        return meaningful[1 + ROWS - row][0]  # the header, then row 7 first
+    return None
+
+
 # ----------------------------------------------------------------------------
 # Turns
 # ----------------------------------------------------------------------------
@@ -1255,7 +1354,7 @@ def _parse_command(toks: list[tuple[str, _At]], state: GameState, end: _At) -> C
         i += 1
     elif word == "flip":
         ptok, pat = _expect(toks, i, "a card position row,col", end)
-        m = re.fullmatch(r"(\d+),(\d+)", ptok)
+        m = re.fullmatch(r"([0-9]{1,3}),([0-9]{1,3})", ptok)
         if not m or not on_grid((int(m.group(1)), int(m.group(2)))):
             raise pat.error("a card position is row,col with row 1..7 and col 1..5", ptok)
         action = Action(ActionKind.FLIP, target=(int(m.group(1)), int(m.group(2))))
@@ -1321,7 +1420,7 @@ def parse_turn(text: str, state: GameState, *, source: str = "<turn>") -> Turn:
         if word == "bolster" and stage == 0:
             if len(toks) != 2:
                 raise wat.error("bolster takes one number", " ".join(t for t, _ in toks))
-            bolster = _parse_int(toks[1][0], toks[1][1], "bolster", lo=0)
+            bolster = _parse_int(toks[1][0], toks[1][1], "bolster", lo=0, hi=TOTAL_VIRUS, rule="[D9]")
             stage = 1
         elif stage <= 1 and word == "skip":
             if len(toks) != 1:

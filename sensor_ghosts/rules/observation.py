@@ -33,7 +33,7 @@ from .errors import SensorGhostsError
 from .geometry import COLS, DOCK, EARTH, ROWS, Pos, on_grid
 from .options import RuleOptions
 from .setup import Gap, Slot
-from .state import DiscardEntry, GameState, Outcome, heading_of
+from .state import DiscardEntry, GameState, Outcome, Status, heading_of
 
 TOTAL_VIRUS, TOTAL_ROCK = 3, 2
 TYPES: tuple[SectorType, ...] = tuple(SectorType)
@@ -401,9 +401,9 @@ def consistency_problems(obs: Observation) -> list[str]:
             hf = sum(v for (f, _), v in pairs.items() if f is t)
             hb = sum(v for (_, b), v in pairs.items() if b is t)
             if nf > hf:
-                out.append(f"{nf} cards have a {name[t]} front but the card set holds {hf}")
+                out.append(f"{nf} cards have {name[t]} front but the card set holds {hf}")
             if nb > hb:
-                out.append(f"{nb} cards have a {name[t]} back but the card set holds {hb}")
+                out.append(f"{nb} cards have {name[t]} back but the card set holds {hb}")
         if not out and PairProblem(cons, pairs).count() == 0:
             out.append("no layout of the card set matches the known sides of the cards")
     else:
@@ -417,8 +417,8 @@ def consistency_problems(obs: Observation) -> list[str]:
     for what, pos in (("ship", obs.ship), ("escape pod", obs.pod)):
         if pos is None:
             continue
-        if pos in (DOCK, EARTH):
-            continue
+        if pos in (DOCK, EARTH) or obs.outcome.status is Status.LOST:
+            continue  # a lost game may leave the ship or the pod where it died
         if not on_grid(pos):
             out.append(f"the {what} is off the grid at {pos}")
         elif isinstance(obs.cell(pos), SeenGap):

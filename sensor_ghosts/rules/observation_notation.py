@@ -65,7 +65,16 @@ from typing import Any
 from .cards import CommandCardSet, SectorCardSet, SectorType, Side
 from .errors import NotationError
 from .geometry import COLS, DOCK, EARTH, ROWS, Pos, format_pos, on_grid
-from .notation import _ARROW_OF, _KEY_RE, _card_set, _decode, _json_load, _read_row, _tokens
+from .notation import (
+    _ARROW_OF,
+    _KEY_RE,
+    MAX_DIGITS,
+    _card_set,
+    _decode,
+    _json_load,
+    _read_row,
+    _tokens,
+)
 from .notation import _At as _Loc
 from .observation import (
     TOTAL_VIRUS,
@@ -76,7 +85,7 @@ from .observation import (
     observe,
 )
 from .options import FLAG_NAMES, Difficulty, RuleOptions
-from .state import DiscardEntry, GameState, Outcome, Status
+from .state import MAX_TURN, TOTAL_ROCK, DiscardEntry, GameState, Outcome, Status
 
 __all__ = [
     "OBSERVATION_FORMAT",
@@ -407,8 +416,11 @@ def _read_json(obj: Any, source: str) -> _Doc:
 
 
 def _int(v: _Val, what: str, lo: int | None = None, hi: int | None = None) -> int:
-    if not re.fullmatch(r"-?\d+", v.text):
-        raise v.loc.error(f"{what} must be a whole number", v.text)
+    # ASCII digits only, and few of them: the state notation's rule (MAX_DIGITS).
+    if not re.fullmatch(r"-?[0-9]+", v.text):
+        raise v.loc.error(f"{what} must be a whole number (digits 0-9)", v.text[:40])
+    if len(v.text.lstrip("-")) > MAX_DIGITS:
+        raise v.loc.error(f"{what} is too large ({len(v.text.lstrip('-'))} digits)", v.text[:40])
     n = int(v.text)
     if (lo is not None and n < lo) or (hi is not None and n > hi):
         rng = f"{lo} to {hi}" if hi is not None else f"{lo} or more"
@@ -421,7 +433,7 @@ def _pos(v: _Val) -> Pos:
         return DOCK
     if v.text == "earth":
         return EARTH
-    m = re.fullmatch(r"(\d+),(\d+)", v.text)
+    m = re.fullmatch(r"([0-9]{1,3}),([0-9]{1,3})", v.text)
     if not m or not on_grid((int(m.group(1)), int(m.group(2)))):
         raise v.loc.error("a position is dock, earth or row,col (row 1..7, col 1..5)", v.text)
     return (int(m.group(1)), int(m.group(2)))
@@ -460,12 +472,12 @@ def _assemble(
     pod = _marked(v.get("pod"), cells, "pod", "&", doc.end)
     player = _int(v["player"], "player", 1, players) - 1 if "player" in v else 0
     active = _int(v["active"], "active", 1, players) - 1 if "active" in v else player
-    turn = _int(v["turn"], "turn", 1) if "turn" in v else 1
+    turn = _int(v["turn"], "turn", 1, MAX_TURN) if "turn" in v else 1
     shields = _int(v["shields"], "shields", 0, 2)
     held = _int(v["held"], "held", 0, TOTAL_VIRUS)
     spent = _int(v["spent"], "spent", 0, TOTAL_VIRUS) if "spent" in v else 0
-    rocks = _int(v["rocks"], "rocks", 0) if "rocks" in v else 0
-    lost = _int(v["lost"], "lost", 0) if "lost" in v else 0
+    rocks = _int(v["rocks"], "rocks", 0, TOTAL_ROCK) if "rocks" in v else 0
+    lost = _int(v["lost"], "lost", 0, TOTAL_VIRUS + TOTAL_ROCK) if "lost" in v else 0
     hand = tuple(t for t, _ in v["hand"].items or [])
     ids = {c.id for c in commands.cards}
     for tok, tloc in v["hand"].items or []:
@@ -726,9 +738,14 @@ def load_observation(
 
 def _opening(setup) -> GameState:
     from .state import initial_state
+    from .validation import check_playable
 
+    check_playable(setup)  # InvalidSetupError: no opening to observe
     return initial_state(setup, setup.deal, seed=0)
 
 
 def _observe_state(state: GameState) -> Observation:
+    from .validation import check_playable
+
+    check_playable(state)  # InvalidStateError, not an IndexError, for a state no game reaches
     return observe(state, state.active)

@@ -12,6 +12,12 @@ from .geometry import DOCK, EARTH, Direction, Pos, on_grid
 from .setup import Deal, Grid, Setup, Slot, cell_at
 from .turns import DECK_PLAYER
 
+MAX_SHIELDS = 2  # [D9]
+TOTAL_VIRUS, TOTAL_ROCK = 3, 2  # the sample tokens (setup step 9)
+MAX_TURN = 999
+"""No game comes near it: every turn plays a card or skips an empty hand, and
+the deck runs out on its second pass."""
+
 
 class Status(str, Enum):
     ONGOING = "ongoing"
@@ -145,6 +151,13 @@ def initial_state(setup: Setup, deal: Deal | None = None, *, seed: int | None = 
     o = setup.options
     # Hands are dealt from the top, one card at a time, first player first [D22].
     deck = list(deal.first_deck)
+    if len(deck) < o.players * o.hand_limit:
+        from .errors import InvalidSetupError
+        from .validation import Violation
+
+        raise InvalidSetupError([Violation(
+            "D22", f"the first deck holds {len(deck)} card(s): too few to deal {o.players} hand(s) of "
+            f"{o.hand_limit}", key="deck")])  # fmt: skip
     hands: list[list[str]] = [[] for _ in range(o.players)]
     for _ in range(o.hand_limit):
         for p in range(o.players):
@@ -161,6 +174,10 @@ def initial_state(setup: Setup, deal: Deal | None = None, *, seed: int | None = 
 
 __all__ = [
     "DECK_PLAYER",
+    "MAX_SHIELDS",
+    "MAX_TURN",
+    "TOTAL_ROCK",
+    "TOTAL_VIRUS",
     "DiscardEntry",
     "GameState",
     "Outcome",

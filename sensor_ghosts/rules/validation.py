@@ -12,10 +12,10 @@ from __future__ import annotations
 
 from collections import Counter
 from collections.abc import Iterable
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
 from .cards import START_CARDS, CommandKind, SectorCard, SectorCardSet, SectorType, Side
-from .errors import InvalidSetupError
+from .errors import InvalidSetupError, InvalidStateError
 from .geometry import (
     COLS,
     DOCK,
@@ -27,10 +27,30 @@ from .geometry import (
     on_grid,
     orthogonal_neighbours,
 )
-from .setup import Gap, Grid, Setup, Slot, cell_at
-from .state import GameState, Status
+from .setup import Deal, Gap, Grid, Setup, Slot, cell_at
+from .state import (
+    MAX_SHIELDS,
+    MAX_TURN,
+    TOTAL_ROCK,
+    TOTAL_VIRUS,
+    GameState,
+    Status,
+    initial_state,
+)
 
-__all__ = ["START_CELLS", "Violation", "check", "check_state", "validate", "validate_state"]
+__all__ = [
+    "LAYOUT_RULES",
+    "START_CELLS",
+    "Violation",
+    "check",
+    "check_playable",
+    "check_shape",
+    "check_state",
+    "layout_violations",
+    "playable_violations",
+    "validate",
+    "validate_state",
+]
 
 START_CELLS: tuple[Pos, Pos] = ((1, 1), (1, 2))
 """Setup step 1: the start cards' cells."""
@@ -46,6 +66,9 @@ class Violation:
     rule: str
     message: str
     where: Pos | None = None
+    key: str | None = field(default=None, compare=False)
+    """The notation key the problem is about ('deck', 'hands', ...), when one is:
+    a command names its line in the file."""
 
     def __str__(self) -> str:
         at = f" (at {format_pos(self.where)})" if self.where is not None else ""
@@ -168,6 +191,7 @@ def _check_ranking(ranking: Iterable[str], game: list[str], out: list[Violation]
                 "the ranking must list every command card of the game once ("
                 + "; ".join(probs)
                 + ")",
+                key="ranking",
             )
         )
 
@@ -255,22 +279,30 @@ def validate(setup: Setup) -> list[Violation]:
 
     # [D22] / [D6]: the deal, when fixed.
     if setup.deal is not None:
-        deck, game = _game_ids(setup)
-        probs = _perm_problems(setup.deal.first_deck, deck)
-        if probs:
-            hint = ""
-            if setup.command_cards.wild.id in setup.deal.first_deck:
-                hint = " (the Wild lies beside the first deck, [D6])"
-            out.append(
-                Violation(
-                    "D22",
-                    "the first deck must hold exactly this difficulty's cards ("
-                    + "; ".join(probs)
-                    + ")"
-                    + hint,
-                )
+        out += _deal_violations(setup, setup.deal)
+    return out
+
+
+def _deal_violations(setup: Setup, deal: Deal) -> list[Violation]:
+    """[D22] / [D6]: ``deal`` fits the setup's difficulty and players."""
+    out: list[Violation] = []
+    deck, game = _game_ids(setup)
+    probs = _perm_problems(deal.first_deck, deck)
+    if probs:
+        hint = ""
+        if setup.command_cards.wild.id in deal.first_deck:
+            hint = " (the Wild lies beside the first deck, [D6])"
+        out.append(
+            Violation(
+                "D22",
+                "the first deck must hold exactly this difficulty's cards ("
+                + "; ".join(probs)
+                + ")"
+                + hint,
+                key="deck",
             )
-        _check_ranking(setup.deal.ranking, game, out)
+        )
+    _check_ranking(deal.ranking, game, out)
     return out
 
 
@@ -320,6 +352,21 @@ def validate_state(state: GameState) -> list[Violation]:
         if pos[0] != 1:
             out.append(Violation("D16", "start cards stay in row 1", pos))
 
+    # Hands: one per player, within the hand limit.
+    if len(state.hands) != o.players:
+        out.append(
+            Violation("hands", f"{len(state.hands)} hands for {o.players} player(s)", key="hands")
+        )
+    for i, h in enumerate(state.hands):
+        if len(h) > o.hand_limit:
+            out.append(
+                Violation(
+                    "hands",
+                    f"player {i + 1} holds {len(h)} cards; the hand limit is {o.hand_limit}",
+                    key="hands",
+                )
+            )
+
     # Command cards are conserved: hands + deck + discard (+ the Wild aside during
     # the first pass, [D6]) are the game's cards, each once.
     _, game = _game_ids(setup)
@@ -341,25 +388,19 @@ def validate_state(state: GameState) -> list[Violation]:
                 "hands, deck and discard must hold every command card of the game once ("
                 + "; ".join(probs)
                 + ")",
+                key="hands",
             )
         )
     _check_ranking(state.ranking, game, out)
 
-    # Hands: one per player, within the hand limit.
-    if len(state.hands) != o.players:
-        out.append(Violation("hands", f"{len(state.hands)} hands for {o.players} player(s)"))
-    for i, h in enumerate(state.hands):
-        if len(h) > o.hand_limit:
-            out.append(
-                Violation(
-                    "hands",
-                    f"player {i + 1} holds {len(h)} cards; the hand limit is {o.hand_limit}",
-                )
-            )
     if not 0 <= state.active < o.players:
-        out.append(Violation("active", f"active player {state.active + 1} of {o.players}"))
-    if state.turn < 1:
-        out.append(Violation("turn", f"turn {state.turn}: turns count from 1"))
+        out.append(
+            Violation("active", f"active player {state.active + 1} of {o.players}", key="active")
+        )
+    if not 1 <= state.turn <= MAX_TURN:
+        out.append(
+            Violation("turn", f"turn {state.turn}: turns count from 1 (to {MAX_TURN})", key="turn")
+        )
 
     # [D11] Only a Fly card has an orientation on the discard pile.
     for e in state.discard:
@@ -370,11 +411,17 @@ def validate_state(state: GameState) -> list[Violation]:
         except KeyError:
             continue  # already reported as a card not in the game
         if kind is not CommandKind.FLY:
-            out.append(Violation("D11", f"{e.card} lies with an arrow but is not a Fly card"))
+            out.append(
+                Violation(
+                    "D11", f"{e.card} lies with an arrow but is not a Fly card", key="discard"
+                )
+            )
 
     # [D9] shields; samples: held + on board within the 3 virus / 2 rock tokens.
-    if not 0 <= state.shields <= 2:
-        out.append(Violation("D9", f"shields are 0 to 2, found {state.shields}"))
+    if not 0 <= state.shields <= MAX_SHIELDS:
+        out.append(
+            Violation("D9", f"shields are 0 to {MAX_SHIELDS}, found {state.shields}", key="shields")
+        )
     samples = [
         (pos, cell.sample)
         for pos, cell in _grid_cards(grid)
@@ -383,16 +430,52 @@ def validate_state(state: GameState) -> list[Violation]:
     virus = sum(1 for _, s in samples if s.virus)
     rock = len(samples) - virus
     if state.held < 0:
-        out.append(Violation("samples", f"held samples cannot be negative ({state.held})"))
-    if state.held + virus > 3:
+        out.append(
+            Violation("samples", f"held samples cannot be negative ({state.held})", key="held")
+        )
+    if state.held + virus > TOTAL_VIRUS:
         out.append(
             Violation(
                 "samples",
-                f"{state.held} held + {virus} on the grid exceed the 3 virus samples",
+                f"{state.held} held + {virus} on the grid exceed the {TOTAL_VIRUS} virus samples",
+                key="held",
             )
         )
-    if rock > 2:
-        out.append(Violation("samples", f"{rock} rock samples on the grid; the game has 2"))
+    if rock > TOTAL_ROCK:
+        out.append(
+            Violation("samples", f"{rock} rock samples on the grid; the game has {TOTAL_ROCK}")
+        )
+    # §6 rocks found, §11 tokens lost unseen: every token is on the grid, held,
+    # found, lost or (a virus) spent.
+    if not 0 <= state.rocks_found <= TOTAL_ROCK - min(rock, TOTAL_ROCK):
+        out.append(
+            Violation(
+                "samples",
+                f"{state.rocks_found} rock(s) found + {rock} on the grid exceed the "
+                f"{TOTAL_ROCK} rock samples",
+                key="rocks",
+            )
+        )
+    if state.lost_unseen < 0 or (state.lost_unseen and not o.low_memory):
+        out.append(
+            Violation(
+                "samples",
+                f"{state.lost_unseen} token(s) lost unseen: only low memory mode loses them (§11)",
+                key="lost",
+            )
+        )
+    elif state.held >= 0 and state.rocks_found >= 0 and (
+        state.held + len(samples) + state.rocks_found + state.lost_unseen
+        > TOTAL_VIRUS + TOTAL_ROCK
+    ):
+        out.append(
+            Violation(
+                "samples",
+                f"{state.held} held + {len(samples)} on the grid + {state.rocks_found} rock(s) "
+                f"found + {state.lost_unseen} lost exceed the {TOTAL_VIRUS + TOTAL_ROCK} tokens",
+                key="lost" if state.lost_unseen else "held",
+            )
+        )
     _check_sample_ids(samples, out)
 
     # The ship and the pod.
@@ -421,3 +504,93 @@ def check_state(state: GameState) -> GameState:
     if violations:
         raise InvalidSetupError(violations)
     return state
+
+
+# ----------------------------------------------------------------------------
+# Before use: what the engine, the solver and the hints rely on
+# ----------------------------------------------------------------------------
+
+LAYOUT_RULES = frozenset({"step 1", "step 2", "step 4", "step 9", "D8"})
+"""Setup rules about how a fair table is dealt (where the start cards, samples
+and gaps lie, row safety, cards front up). A setup that breaks only these is
+still a game the engine can play to the end (a hand-made puzzle): the
+commands answer for it, and say that it is not a legal setup."""
+
+
+def layout_violations(setup: Setup) -> list[Violation]:
+    """The violations of ``validate(setup)`` that do not stop play
+    (``LAYOUT_RULES``)."""
+    return [v for v in validate(setup) if v.rule in LAYOUT_RULES]
+
+
+SECTOR_IDENTITY_RULES = frozenset({"cards", "D26", "D4", "D16", "seen"})
+"""The rules about which sector card lies where. The engine plays any grid of
+cards; a hint's imagined worlds (``solver.worlds``) deal card types, not the
+set's own cards, and are solved as they are."""
+
+
+def playable_violations(
+    instance: Setup | GameState, deal: Deal | None = None, *, sector_cards: bool = True
+) -> list[Violation]:
+    """Every problem that stops ``instance`` from being played, solved, counted
+    or hinted: for a state ``validate_state``; for a setup the deal's ([D22],
+    ``deal`` or the setup's own) and then the invariants of its opening state.
+    Empty when the engine can play from it. ``sector_cards`` False leaves out
+    ``SECTOR_IDENTITY_RULES`` (the solver's check)."""
+    if isinstance(instance, GameState):
+        out = validate_state(instance)
+        if not sector_cards:
+            out = [v for v in out if v.rule not in SECTOR_IDENTITY_RULES]
+        return out
+    if not isinstance(instance, Setup):
+        raise TypeError(f"expected a Setup or a GameState, got {type(instance).__name__}")
+    d = deal or instance.deal
+    if d is not None:
+        out = _deal_violations(instance, d)
+        if out:
+            return out
+    try:
+        opening = initial_state(instance, d, seed=0)
+    except InvalidSetupError as e:  # a custom command set too small to deal the hands
+        return list(e.violations)
+    return validate_state(opening)
+
+
+def check_playable(
+    instance: Setup | GameState, deal: Deal | None = None, *, sector_cards: bool = True
+) -> Setup | GameState:
+    """Raise ``InvalidStateError`` (a state) or ``InvalidSetupError`` (a setup)
+    listing ``playable_violations``; return ``instance`` when it can be played."""
+    violations = playable_violations(instance, deal, sector_cards=sector_cards)
+    if violations:
+        if isinstance(instance, GameState):
+            raise InvalidStateError(violations)
+        raise InvalidSetupError(violations)
+    return instance
+
+
+def check_shape(state: GameState) -> None:
+    """The cheap part of ``check_state``, for the engine's entry points
+    (``legal_turns``, ``apply_turn``): the numbers that index lists or bound
+    loops. Raises ``InvalidStateError``."""
+    o = state.options
+    out: list[Violation] = []
+    if len(state.hands) != o.players:
+        out.append(
+            Violation("hands", f"{len(state.hands)} hands for {o.players} player(s)", key="hands")
+        )
+    if not 0 <= state.active < o.players:
+        out.append(
+            Violation("active", f"active player {state.active + 1} of {o.players}", key="active")
+        )
+    if not 0 <= state.shields <= MAX_SHIELDS:
+        out.append(
+            Violation("D9", f"shields are 0 to {MAX_SHIELDS}, found {state.shields}", key="shields")
+        )
+    if not 0 <= state.held <= TOTAL_VIRUS:
+        out.append(
+            Violation("samples", f"held samples are 0 to {TOTAL_VIRUS}, found {state.held}",
+                      key="held")  # fmt: skip
+        )
+    if out:
+        raise InvalidStateError(out)

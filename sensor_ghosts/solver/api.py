@@ -12,6 +12,7 @@ from dataclasses import dataclass
 from ..rules.errors import SensorGhostsError
 from ..rules.setup import Deal, Setup
 from ..rules.state import GameState, initial_state, random_deal
+from ..rules.validation import check_playable, check_shape
 from . import compiled, lazy_draws, split
 from .model import Model
 from .plan import Plan, build_plan, dealt_of
@@ -74,10 +75,16 @@ def start_state(instance: Setup | GameState, mode: str, deal: Deal | None) -> tu
     if isinstance(instance, GameState):
         if instance.is_over:
             raise SolverInputError(f"the game is over ({instance.outcome})")
+        # InvalidStateError for numbers no game reaches (they index the
+        # solver's tables). Not the whole of ``check_playable``: the solver
+        # also answers hand-made positions (tests, a hint's imagined worlds);
+        # the commands check everything before they call it.
+        check_shape(instance)
         return instance, False
     if not isinstance(instance, Setup):
         raise SolverInputError(f"cannot solve a {type(instance).__name__}")
     d = deal or instance.deal
+    check_playable(instance, d)  # InvalidSetupError: a deal or grid no game has
     if mode == "deal":
         if d is None:
             raise SolverInputError("deal mode needs a deal (the deck order and ranking): none given")

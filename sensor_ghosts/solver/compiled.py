@@ -7,7 +7,7 @@ a change of the code, compiles it in about a minute. Made inside a solve, that
 first call would spend the caller's time limit: on a fresh install ``verify
 --timeout 5`` answered 'unknown' after 37 s of compiling. ``load_for`` makes
 the first calls on the instance at hand, before the caller starts its clock,
-and says on a terminal what is happening when it takes long.
+and says on standard error what is happening when it takes long.
 """
 
 from __future__ import annotations
@@ -32,10 +32,11 @@ _ready: set[str] = set()  # those called once in this process
 
 
 def tty_notice() -> None:
-    """The notice on standard error, when it is a terminal (as ``search.tty_progress``)."""
-    if sys.stderr.isatty():
-        sys.stderr.write("sensor-ghosts: compiling the solver's kernels (once after an install; about a minute)...\n")
-        sys.stderr.flush()
+    """The notice on standard error, a terminal or not: with the output piped
+    a minute's wait must not go unexplained either (issue 33). It comes only
+    after ``NOTICE_AFTER`` seconds, so a load from the cache says nothing."""
+    sys.stderr.write("sensor-ghosts: compiling the solver's kernels (once after an install; about a minute)...\n")
+    sys.stderr.flush()
 
 
 def load_for(state: GameState, notice: Callable[[], None] | None = tty_notice) -> float:

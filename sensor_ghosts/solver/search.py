@@ -113,6 +113,18 @@ from .relaxed import INF, RelaxedBound
 UNREFINED, REFINED, GOAL, FRESH, DEFERRED = 0, 1, 2, 3, 4
 
 
+class SearchInterrupted(KeyboardInterrupt):
+    """Ctrl-C during a search: still a ``KeyboardInterrupt`` (a batch stops),
+    carrying what was known: ``bound`` (at least that many turns, or None),
+    the nodes expanded and the seconds spent."""
+
+    def __init__(self, bound: int | None, nodes: int, seconds: float):
+        super().__init__()
+        self.bound = bound
+        self.nodes = nodes
+        self.seconds = seconds
+
+
 @dataclass
 class SearchOutcome:
     status: str  # 'solved' | 'unsolvable' | 'unknown'
@@ -320,121 +332,130 @@ def astar(
     goals: list[tuple] = []
     last_report = t0
     stopped = ""
-    while heap:
-        p, _, st, eg1, eg2, kind = heap[0]
-        if goal_prio is not None and p[:2] > goal_prio[:2]:
-            break
-        heapq.heappop(heap)
-        g = best.get(st)
-        if g is None or g != (eg1, eg2):
-            continue  # stale entry
-        if kind == GOAL:
-            if goal_prio is None:
-                goal_prio = p
-            goals.append(st)
-            if turns_only:
+    p = None
+    try:
+        while heap:
+            p, _, st, eg1, eg2, kind = heap[0]
+            if goal_prio is not None and p[:2] > goal_prio[:2]:
                 break
-            continue
-        # Checked on every pop, of every kind (reading the clock costs far
-        # less than a pop): refinements that send a node back take most of
-        # the time, and with four players one expansion is dear.
-        now = time.perf_counter()
-        if timeout is not None and now - t0 > timeout:
-            stopped = "time limit"
-            heapq.heappush(heap, (p, seq, st, eg1, eg2, kind))  # still open: part of the bound
-            break
-        if now - last_report > 0.5:
-            last_report = now
-            if progress is not None:
-                progress({"nodes": nodes, "states": len(best), "open": len(heap),
-                          "bound": p[0], "seconds": now - t0})
-        if kind == FRESH:
-            # Most children are never popped (the search ends first), so their
-            # bounds and the dominance test are worked out only now.
-            p2 = prio(st, eg1, eg2)
-            if p2 is None:
+            heapq.heappop(heap)
+            g = best.get(st)
+            if g is None or g != (eg1, eg2):
+                continue  # stale entry
+            if kind == GOAL:
+                if goal_prio is None:
+                    goal_prio = p
+                goals.append(st)
+                if turns_only:
+                    break
                 continue
-            p2 = lift(p2, p)
-            if max_turns is not None and (p2[1] if by_cards else p2[0]) > max_turns:
-                continue
-            if dominated(st, g):
-                continue
-            if p2 > p:
-                heapq.heappush(heap, (p2, seq, st, eg1, eg2, UNREFINED))
-                seq += 1
-                continue
-            kind = UNREFINED
-        if kind == UNREFINED and h.relaxed is not None:
-            # Lazy refinement: the relaxed game's bound is dear, so it is worked
-            # out only for nodes about to be expanded, searched one turn past
-            # the priority they were popped at; a node whose bound rises goes
-            # back, to be refined further if it is popped again.
-            cap = (p[1] if by_cards else p[0]) - eg1 + 1
-            p2 = prio(st, eg1, eg2, cap)
-            if st in root_bound:
-                root_bound[st] = INF if p2 is None else p2[0]
-            if p2 is None:
-                continue
-            if p2 > p:
-                # A bound that reached the cap is only "at least": it is
-                # refined again, further, if the node is popped again.
-                capped = (p2[1] if by_cards else p2[0]) - eg1 >= cap
-                heapq.heappush(heap, (p2, seq, st, eg1, eg2, UNREFINED if capped else REFINED))
-                seq += 1
-                continue
-        if kind == DEFERRED:
-            # The rest of an expansion (below): its priority bounds them all.
-            hint = deferred.pop(st, None)  # None: regenerate all (duplicates are dropped)
-            children = model.successors(st, keep=lambda grid, hint=hint: (grid[0], grid[4]) != hint)
-        else:
-            nodes += 1
-            if (max_nodes is not None and nodes > max_nodes) or len(best) > max_states:
-                stopped = "node limit" if max_nodes is not None and nodes > max_nodes else "memory limit"
+            # Checked on every pop, of every kind (reading the clock costs far
+            # less than a pop): refinements that send a node back take most of
+            # the time, and with four players one expansion is dear.
+            now = time.perf_counter()
+            if timeout is not None and now - t0 > timeout:
+                stopped = "time limit"
                 heapq.heappush(heap, (p, seq, st, eg1, eg2, kind))  # still open: part of the bound
                 break
-            # Children that end where an optimal relaxed way's first turn ends
-            # come first among equals: often the search then goes straight
-            # down and never refines their siblings.
-            hint = h.relaxed.first_turn(st) if h.relaxed is not None else None
-            if hint is None:
-                children = model.successors(st)
-            elif turns_only:
-                # Two halves, the others generated only if the search comes
-                # back to this priority (the first goal found ends it).
-                children = model.successors(st, keep=lambda grid, hint=hint: (grid[0], grid[4]) == hint)
-                deferred[st] = hint
-                heapq.heappush(heap, (p, seq, st, eg1, eg2, DEFERRED))
-                seq += 1
+            if now - last_report > 0.5:
+                last_report = now
+                if progress is not None:
+                    progress({"nodes": nodes, "states": len(best), "open": len(heap),
+                              "bound": p[0], "seconds": now - t0})
+            if kind == FRESH:
+                # Most children are never popped (the search ends first), so their
+                # bounds and the dominance test are worked out only now.
+                p2 = prio(st, eg1, eg2)
+                if p2 is None:
+                    continue
+                p2 = lift(p2, p)
+                if max_turns is not None and (p2[1] if by_cards else p2[0]) > max_turns:
+                    continue
+                if dominated(st, g):
+                    continue
+                if p2 > p:
+                    heapq.heappush(heap, (p2, seq, st, eg1, eg2, UNREFINED))
+                    seq += 1
+                    continue
+                kind = UNREFINED
+            if kind == UNREFINED and h.relaxed is not None:
+                # Lazy refinement: the relaxed game's bound is dear, so it is worked
+                # out only for nodes about to be expanded, searched one turn past
+                # the priority they were popped at; a node whose bound rises goes
+                # back, to be refined further if it is popped again.
+                cap = (p[1] if by_cards else p[0]) - eg1 + 1
+                p2 = prio(st, eg1, eg2, cap)
+                if st in root_bound:
+                    root_bound[st] = INF if p2 is None else p2[0]
+                if p2 is None:
+                    continue
+                if p2 > p:
+                    # A bound that reached the cap is only "at least": it is
+                    # refined again, further, if the node is popped again.
+                    capped = (p2[1] if by_cards else p2[0]) - eg1 >= cap
+                    heapq.heappush(heap, (p2, seq, st, eg1, eg2, UNREFINED if capped else REFINED))
+                    seq += 1
+                    continue
+            if kind == DEFERRED:
+                # The rest of an expansion (below): its priority bounds them all.
+                hint = deferred.pop(st, None)  # None: regenerate all (duplicates are dropped)
+                children = model.successors(st, keep=lambda grid, hint=hint: (grid[0], grid[4]) != hint)
             else:
-                # Every child is needed to prove the fewest cards: in order.
-                children = model.successors(st)
-                children.sort(key=lambda c: (c[0][SHIP], c[0][ROT]) != hint)
-        g1, g2 = g
-        for st2, rec, ncards, won in children:
-            ng = (g1 + 1, g2 + ncards)
-            if won and max_turns is not None and ng[0] > max_turns:
-                continue
-            old = best.get(st2)
-            if old is not None and not better(ng, old):
-                continue
-            if won:
-                p2 = (ng[1], ng[0], 0) if by_cards else (ng[0], -ng[0], -1) if turns_only else (ng[0], ng[1], 0)
+                nodes += 1
+                if (max_nodes is not None and nodes > max_nodes) or len(best) > max_states:
+                    stopped = "node limit" if max_nodes is not None and nodes > max_nodes else "memory limit"
+                    heapq.heappush(heap, (p, seq, st, eg1, eg2, kind))  # still open: part of the bound
+                    break
+                # Children that end where an optimal relaxed way's first turn ends
+                # come first among equals: often the search then goes straight
+                # down and never refines their siblings.
+                hint = h.relaxed.first_turn(st) if h.relaxed is not None else None
+                if hint is None:
+                    children = model.successors(st)
+                elif turns_only:
+                    # Two halves, the others generated only if the search comes
+                    # back to this priority (the first goal found ends it).
+                    children = model.successors(st, keep=lambda grid, hint=hint: (grid[0], grid[4]) == hint)
+                    deferred[st] = hint
+                    heapq.heappush(heap, (p, seq, st, eg1, eg2, DEFERRED))
+                    seq += 1
+                else:
+                    # Every child is needed to prove the fewest cards: in order.
+                    children = model.successors(st)
+                    children.sort(key=lambda c: (c[0][SHIP], c[0][ROT]) != hint)
+            g1, g2 = g
+            for st2, rec, ncards, won in children:
+                ng = (g1 + 1, g2 + ncards)
+                if won and max_turns is not None and ng[0] > max_turns:
+                    continue
+                old = best.get(st2)
+                if old is not None and not better(ng, old):
+                    continue
+                if won:
+                    p2 = (ng[1], ng[0], 0) if by_cards else (ng[0], -ng[0], -1) if turns_only else (ng[0], ng[1], 0)
+                    best[st2] = ng
+                    parent[st2] = (st, rec)
+                    heapq.heappush(heap, (p2, seq, st2, ng[0], ng[1], GOAL))
+                    seq += 1
+                    continue
+                # Pathmax: the parent's bounds, less this turn, bound the child.
+                if by_cards:
+                    p2 = (p[0], p[1], -ng[1])
+                elif turns_only:
+                    p2 = (p[0], -ng[0], 0)
+                else:
+                    p2 = (p[0], p[1], -ng[0])
                 best[st2] = ng
                 parent[st2] = (st, rec)
-                heapq.heappush(heap, (p2, seq, st2, ng[0], ng[1], GOAL))
+                heapq.heappush(heap, (p2, seq, st2, ng[0], ng[1], FRESH))
                 seq += 1
-                continue
-            # Pathmax: the parent's bounds, less this turn, bound the child.
-            if by_cards:
-                p2 = (p[0], p[1], -ng[1])
-            elif turns_only:
-                p2 = (p[0], -ng[0], 0)
-            else:
-                p2 = (p[0], p[1], -ng[0])
-            best[st2] = ng
-            parent[st2] = (st, rec)
-            heapq.heappush(heap, (p2, seq, st2, ng[0], ng[1], FRESH))
-            seq += 1
+    except KeyboardInterrupt:
+        # Ctrl-C: the best bound so far goes with the interrupt (the node being
+        # worked on counts as open), for a caller that reports it.
+        if p is not None:
+            heapq.heappush(heap, (p, -1, st, eg1, eg2, kind))  # -1: no tie with another entry
+        bound = max(heap[0][0][0] if heap else 0, min(root_bound.values(), default=0)) or None
+        raise SearchInterrupted(bound, nodes, time.perf_counter() - t0) from None
     if goals:
         goal = max(goals, key=cards_left)
         path = []

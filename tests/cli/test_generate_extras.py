@@ -41,7 +41,18 @@ def test_pdf_booklet_has_a_page_per_puzzle(tmp_path):
     pdf = tmp_path / "b.pdf"
     r = _run(["generate", "--seed", "1", "--count", "3", "--format", "jsonl", "--pdf", str(pdf)])
     assert r.exit_code == 0, r.output
-    assert len(r.output.splitlines()) == 3
+    assert len(r.stdout.splitlines()) == 3  # asked for (--format): the setups, one a line
+    assert r.stderr.strip() == f"wrote {pdf} (3 puzzles)"  # beside them, what was written
+    assert len(PdfReader(str(pdf)).pages) == 3
+
+
+def test_pdf_alone_writes_the_booklet_and_says_so(tmp_path):
+    # Issue 33: with --pdf the booklet is the output; the setups are not also
+    # dumped on standard output unless --format/--solve/--out asks for them.
+    pdf = tmp_path / "b.pdf"
+    r = _run(["generate", "--seed", "1", "--count", "3", "--pdf", str(pdf)])
+    assert r.exit_code == 0, r.output
+    assert r.stdout == f"wrote {pdf} (3 puzzles)\n" and not r.stderr
     assert len(PdfReader(str(pdf)).pages) == 3
 
 

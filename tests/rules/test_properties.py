@@ -29,7 +29,13 @@ from dataclasses import fields
 import pytest
 
 from sensor_ghosts.rules.cards import SectorCard, SectorType, Side
-from sensor_ghosts.rules.commands import actions_for, arrow_choices, card_plays, pod_choices
+from sensor_ghosts.rules.commands import (
+    actions_for,
+    arrow_choices,
+    card_plays,
+    pod_choices,
+    spent_players,
+)
 from sensor_ghosts.rules.deck import draw_up
 from sensor_ghosts.rules.engine import apply_turn, execute, legal_turns
 from sensor_ghosts.rules.errors import GameOverError, IllegalTurnError
@@ -97,7 +103,8 @@ def random_turn(s: GameState, rng: random.Random, tries: int = 4) -> Turn:
         second = None
         if s.options.second_action and not s1.is_over and s1.held >= 1 and rng.random() < 0.5:
             s1b = s1.evolve(held=s1.held - 1)
-            plays2 = [p for p in card_plays(s1b) if actions_for(s1b, p, f1)]
+            # 'helpers-once-per-turn': who played for the first action plays no more.
+            plays2 = [p for p in card_plays(s1b, spent_players(s1b, c)) if actions_for(s1b, p, f1)]
             if plays2:
                 second = random_command(s1b, rng.choice(plays2), f1, rng)
                 s1, f1 = execute(s1b, second, f1)
