@@ -75,9 +75,7 @@ __all__ = [
     "wilson",
 ]
 
-import os as _os
-
-NEAR_ROWS = int(_os.environ.get("SG_NEAR", "1"))
+NEAR_ROWS = 1
 """Rows ahead of the ship (besides its own) whose unseen down sides the
 continuation may not count on: the re-scan flips cards two rows ahead, so the
 row ahead is met before a re-scan shows anything more of it."""
