@@ -30,6 +30,7 @@ from dataclasses import dataclass, field
 
 from ..rules.engine import apply_turn, legal_turns
 from ..rules.errors import IllegalTurnError
+from ..rules.notation import format_state, format_turn
 from ..rules.observation import observe
 from ..rules.options import Difficulty, RuleOptions
 from ..rules.rescan import rescan_choices
@@ -42,6 +43,8 @@ from .legacy import hint as old_hint
 from .search import after_command, hint, rescan_hint
 
 __all__ = ["BOTS", "GameResult", "make_bot", "play_game"]
+
+KEEP_LAST = 3
 
 
 class Bot:
@@ -209,6 +212,9 @@ class GameResult:
     """The win chance the bot's hint printed at each decision (hint bot only)."""
     raw: list[tuple[float, bool]] = field(default_factory=list)
     """Each hint's estimate before calibration, and whether it was a careful route."""
+    last: list[tuple[str, str]] = field(default_factory=list)
+    """The last ``KEEP_LAST`` positions and the turn played in each (state and
+    turn notation): endgames to judge the bot's play by (``benchmarks/endgame.py``)."""
 
     def as_dict(self) -> dict:
         return {
@@ -221,6 +227,7 @@ class GameResult:
             "decision_seconds": self.decision_seconds,
             "predictions": self.predictions,
             "raw": self.raw,
+            "last": self.last,
         }
 
 
@@ -273,13 +280,16 @@ def play_game(
     state = initial_state(setup, setup.deal, seed=seed)
     rng = random.Random(f"{b.name}:{seed}")
     times: list[float] = []
+    last: list[tuple[str, str]] = []
     for _ in range(max_turns):
         if state.is_over:
             break
         t0 = time.perf_counter()
         turn = b.choose(state, rng)
         times.append(time.perf_counter() - t0)
-        state = apply_turn(state, _legalize(state, turn) if b.repaired else turn)
+        turn = _legalize(state, turn) if b.repaired else turn
+        last = (last + [(format_state(state), format_turn(turn))])[-KEEP_LAST:]
+        state = apply_turn(state, turn)
     return GameResult(
         bot=b.name,
         seed=seed,
@@ -290,4 +300,5 @@ def play_game(
         decision_seconds=times,
         predictions=list(b.predictions),
         raw=list(getattr(b, "raw", [])),
+        last=last,
     )

@@ -12,21 +12,27 @@ Points are (raw estimate, win rate), read by linear interpolation.
 
 from __future__ import annotations
 
-# python benchmarks/bots.py --games 64 --bots hint --difficulties standard --budget 2 \
-#     --seed 5048 --json dev.json && python benchmarks/calibrate.py dev.json
-# (64 games, seeds 5048-5111: 448 careful and 474 other decisions)
+# python benchmarks/bots.py --games 200 --bots hint --difficulties standard --budget 2 \
+#     --seed 5200 --json dev200.json
+# python benchmarks/calibrate.py dev200.json dev.json   # dev.json: seeds 5048-5111, as before
+# (264 games, seeds 5048-5399: 1803 careful and 2047 other decisions)
 CAREFUL: tuple[tuple[float, float], ...] = (
-    (0.513, 0.600),  # 50 decisions
-    (0.627, 0.600),  # 55
-    (0.819, 0.657),  # 102
-    (1.000, 0.880),  # 241
+    (0.509, 0.453),  # 181 decisions
+    (0.630, 0.537),  # 201
+    (0.743, 0.622),  # 201
+    (0.870, 0.651),  # 284
+    (1.000, 0.831),  # 936
 )
 GAMBLE: tuple[tuple[float, float], ...] = (
-    (0.027, 0.089),  # 146
-    (0.197, 0.183),  # 208
-    (0.342, 0.426),  # 47
-    (0.464, 0.432),  # 44
-    (0.763, 0.448),  # 29
+    (0.020, 0.054),  # 699
+    (0.150, 0.175),  # 424
+    (0.246, 0.237),  # 384
+    (0.344, 0.296),  # 253
+    (0.442, 0.338),  # 130
+    (0.541, 0.343),  # 70
+    (0.642, 0.455),  # 44
+    (0.764, 0.519),  # 27
+    (0.979, 0.625),  # 16
 )
 
 
