@@ -45,6 +45,7 @@ _EXPORTS: dict[str, tuple[str, str]] = {
     "solve": ("sensor_ghosts.solver", "solve"),
     "hint": ("sensor_ghosts.advisor", "hint"),
     "rescan_hint": ("sensor_ghosts.advisor", "rescan_hint"),
+    "solve_endgame": ("sensor_ghosts.advisor", "solve_endgame"),
     "SensorGhostsError": ("sensor_ghosts.rules.errors", "SensorGhostsError"),
     "IllegalTurnError": ("sensor_ghosts.rules.errors", "IllegalTurnError"),
     "NotationError": ("sensor_ghosts.rules.errors", "NotationError"),

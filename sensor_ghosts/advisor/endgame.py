@@ -58,7 +58,7 @@ from ..rules.observation import Observation, SeenCard, observe, pair_problem
 from ..rules.rescan import rescan_choices
 from ..rules.setup import Sample, Slot
 from ..rules.state import GameState, Status
-from ..rules.turns import Turn
+from ..rules.turns import ActionKind, Turn
 from ..solver.worlds import WorldSampler
 from .search import commands, finish, turn_key
 
@@ -432,6 +432,21 @@ def _command_op(turn: Turn) -> Op:
     return op
 
 
+def _flies(turn: Turn) -> bool:
+    return any(c is not None and c.action.kind is ActionKind.FLY for c in (turn.command, turn.second))
+
+
+def _draw_fails(obs: Observation, turn: Turn) -> bool:
+    """Does the draw after ``turn`` (which does not fly) empty the deck on the
+    second pass? (A Peek, Deep Scan or Shields changes no card count but the hand's.)"""
+    if not obs.second_pass:
+        return False
+    played = sum(1 for c in (turn.command, turn.second) if c is not None
+                 for pc in c.cards if pc.player == obs.player)
+    need = obs.options.hand_limit - (len(obs.hand) - played)
+    return need > obs.deck_size
+
+
 def _positions(s: GameState) -> dict[Pos, int]:
     return {(r, c): x.card.id for r, row in enumerate(s.grid, 1) for c, x in enumerate(row, 1)
             if isinstance(x, Slot)}
@@ -503,6 +518,11 @@ class _Search:
         """Bounds on the value of ``turn``'s command (with the best re-scan after
         each outcome); once it cannot exceed ``cut`` the rest is left unexplored."""
         self.tick()
+        if h == 1 and obs.pod is None and not _flies(turn):
+            # Only a Fly reaches Earth, and without the escape pod (§10, which
+            # moves after any command) nothing else ends a turn but the draw:
+            # lost if the second pass cannot refill the hand (§7).
+            return (0.0, 0.0) if _draw_fails(obs, turn) else (0.0, 1.0)
         # One turn left: only whether the game ends counts, not what is drawn.
         draws = h > 1
         ck = (_key(obs), turn_key(self.belief(obs).world({}), turn), draws)

@@ -24,8 +24,11 @@ from .common import InputError, violation_line
               help="Seconds to think; the best answer so far is returned.")  # fmt: skip
 @click.option("--seed", type=int, default=0, show_default=True,
               help="Seed of the sampled worlds (same seed and work, same answer).")  # fmt: skip
+@click.option("--exact", type=click.FloatRange(min=0.0), default=0.0, show_default=True,
+              help="Also run the exact endgame solver for up to this many seconds (solo games): "
+                   "the exact chance with best play, and of the hinted command, or bounds.")  # fmt: skip
 @click.option("--json", "as_json", is_flag=True, help="Machine-readable output.")
-def hint_cmd(file: str, budget: float, seed: int, as_json: bool) -> None:
+def hint_cmd(file: str, budget: float, seed: int, exact: float, as_json: bool) -> None:
     """Hint for a stuck player: best turn, win chance (95% CI), runner-up, why.
 
     FILE is an observation or a state file (text or JSON); '-' for stdin.
@@ -67,7 +70,46 @@ def hint_cmd(file: str, budget: float, seed: int, as_json: bool) -> None:
         raise InputError(f"{file}: {e}", as_json=as_json, kind=type(e).__name__) from None
     except ValueError as e:  # a finished game, another player's view
         raise InputError(str(e), as_json=as_json, kind=type(e).__name__) from None
+    out = h.as_dict()
+    text_out = str(h)
+    if exact > 0:
+        out["exact"], line = _exact(obs, h.best, exact)
+        text_out += "\n" + line
     if as_json:
-        click.echo(json.dumps(h.as_dict(), indent=2))
+        click.echo(json.dumps(out, indent=2))
     else:
-        click.echo(str(h))
+        click.echo(text_out)
+
+
+def _exact(obs, best, seconds: float) -> tuple[dict, str]:
+    """The endgame solver's verdict on the position and on the hinted command."""
+    from ..advisor import EndgameUnsupported, solve_endgame
+    from ..advisor.search import turn_key
+
+    try:
+        world = _any_world(obs)
+        key = turn_key(world, best)
+        res = solve_endgame(obs, focus=[key], timeout=seconds)
+    except EndgameUnsupported as e:
+        return {"status": "unsupported", "why": str(e)}, f"exact: not available ({e})"
+    lo, hi = res.command_value(key)
+    data = {"status": res.status, "win": [round(res.low, 6), round(res.high, 6)],
+            "hinted": [round(lo, 6), round(hi, 6)], "best": str(res.best) if res.best else None,
+            "proven": res.proven, "turns_deep": res.horizon, "nodes": res.nodes,
+            "seconds": round(res.seconds, 3)}
+    if res.status == "exact":
+        line = f"exact: win {res.low:.1%} with best play ({res.best}"
+        line += ", proven best)" if res.proven else ")"
+    else:
+        line = (f"exact: not settled in {seconds:g}s ({res.horizon} turns deep): "
+                f"best play wins between {res.low:.1%} and {res.high:.1%}")
+    hinted = f"{lo:.1%}" if hi - lo < 1e-12 else f"between {lo:.1%} and {hi:.1%}"
+    return data, line + f"; the hinted command wins {hinted}"
+
+
+def _any_world(obs):
+    import random
+
+    from ..solver.worlds import WorldSampler
+
+    return WorldSampler(obs).sample(random.Random(0))

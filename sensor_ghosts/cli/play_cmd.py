@@ -4,6 +4,7 @@ the table (RULES.md §14): the picture shows only what the players can see."""
 from __future__ import annotations
 
 import sys
+import time
 
 import click
 
@@ -61,6 +62,7 @@ def play(
     use_color = sys.stdout.isatty() if color is None else color
     click.echo(HELP)
     from ..rules.engine import apply_turn, legal_turns
+    from ..rules.errors import TimeLimitError
 
     while not state.is_over:
         click.echo()
@@ -79,7 +81,11 @@ def play(
             click.echo(HELP)
             continue
         if line == "turns":
-            _list_commands(state, legal_turns(state))
+            try:
+                _list_commands(state, legal_turns(state, deadline=time.perf_counter() + LIST_SECONDS))
+            except TimeLimitError:
+                click.echo(f"too many turns to list within {LIST_SECONDS:g}s (several players, second "
+                           "actions); type a command, or 'hint'")
             continue
         if line == "hint":
             _hint(state)
@@ -95,6 +101,11 @@ def play(
     click.echo()
     click.echo(picture(state, full=True, color=use_color))
     sys.exit(0 if state.outcome.status.value == "won" else 1)
+
+
+LIST_SECONDS = 5.0
+"""How long ``turns`` may take: a four-player state with second actions has
+hundreds of thousands of turns."""
 
 
 def _list_commands(state, turns) -> None:

@@ -10,10 +10,12 @@ from collections import defaultdict
 from dataclasses import dataclass, field
 
 from ..rules.cards import SectorType, Side
-from ..rules.geometry import COLS, DOCK, EARTH, ROWS, Direction, Pos, format_pos, on_grid
+from ..rules.engine import apply_turn
+from ..rules.geometry import COLS, DOCK, EARTH, ROWS, Direction, Pos, format_pos
+from ..rules.log import Entered, Flew, Flipped, Shifted
 from ..rules.setup import Gap, Grid, Setup, Slot
 from ..rules.state import GameState
-from ..rules.turns import ActionKind, Command, Turn
+from ..rules.turns import Command, Turn
 from . import icons
 from .icons import GREY, INK, WHITE
 from .scene import A4, A4_LANDSCAPE, Circle, Group, Line, Page, Poly, Rect, Style, Text
@@ -339,70 +341,32 @@ class TurnEvents:
         return sum(1 for t in self.entered if t is SectorType.BOOST)
 
 
-def _walk(grid: Grid, start: Pos, d: Direction, flipped: set[Pos]) -> tuple[list[Pos], list[SectorType | None]]:
-    """Cells a Fly enters from ``start`` (boosts chain), and the side met in each."""
-    path: list[Pos] = []
-    faces: list[SectorType | None] = []
-    pos = start
-    for _ in range(ROWS + COLS + 2):
-        pos = d.step(pos)
-        path.append(pos)
-        if pos == EARTH or not on_grid(pos):
-            faces.append(None)
-            break
-        cell = grid[pos[0] - 1][pos[1] - 1]
-        if isinstance(cell, Gap):
-            faces.append(None)
-            break
-        up = cell.up if pos in flipped else cell.up.other
-        if cell.card.start:
-            up = cell.up
-        face = cell.card.side(up)
-        faces.append(face)
-        flipped.symmetric_difference_update({pos})
-        if face is not SectorType.BOOST:
-            break
-    return path, faces
-
-
 def turn_events(states: list[GameState], turns: list[Turn]) -> list[TurnEvents]:
-    """Per turn: the ship's path, boosts, shifts and chosen flips. ``states`` holds
-    the state before each turn and the one after the last (len(turns) + 1)."""
+    """Per turn: the ship's path, boosts, shifts and chosen flips, as the rules
+    engine tells them (``apply_turn``'s log). ``states`` holds the state before
+    each turn and the one after the last (len(turns) + 1)."""
     if len(states) != len(turns) + 1:
         raise ValueError(f"need {len(turns) + 1} states for {len(turns)} turns, got {len(states)}")
     out: list[TurnEvents] = []
     for i, turn in enumerate(turns):
         before, after = states[i], states[i + 1]
         ev = TurnEvents(i + 1, turn, before, after)
-        pos = before.ship
-        flipped: set[Pos] = set()
-        commands = [c for c in (turn.command, turn.second) if c is not None]
-        for cmd in commands:
-            a = cmd.action
-            if a.kind is ActionKind.FLY and a.direction is not None and pos != EARTH:
-                path, faces = _walk(before.grid, pos, a.direction, flipped)
-                ev.path += path
-                ev.entered += faces
-                ev.direction = a.direction
-                pos = path[-1]
-            elif a.kind is ActionKind.FLIP and a.target is not None:
-                ev.flips.append(a.target)
-                flipped.symmetric_difference_update({a.target})
-            elif a.kind is ActionKind.SHIFT and a.row is not None:
-                ev.shifts.append(a.row)
-        if pos != after.ship and not after.is_over:
-            # The replay disagrees with our walk (an unusual rule option): trust the
-            # states and draw a straight move.
-            ev.path, ev.entered = [after.ship], [None]
-        if not after.is_over:
-            ship_row = after.ship[0]
-            if after.ship != EARTH:
-                if ship_row + 1 <= ROWS:
-                    ev.rescan_shift = ship_row + 1
-                    ev.shifts.append(ship_row + 1)
-                if ship_row + 2 <= ROWS:
-                    ev.rescan_flips = [(ship_row + 2, c) for c in sorted(turn.rescan)]
-                    ev.flips += ev.rescan_flips
+        log: list = []
+        apply_turn(before, turn, log=log)
+        for e in log:
+            if isinstance(e, Flew):
+                ev.direction = e.direction
+            elif isinstance(e, Entered):
+                ev.path.append(e.pos)
+                ev.entered.append(e.met)
+            elif isinstance(e, Flipped):
+                ev.flips.append(e.pos)
+                if e.cause == "re-scan":
+                    ev.rescan_flips.append(e.pos)
+            elif isinstance(e, Shifted):
+                ev.shifts.append(e.row)
+                if e.cause == "re-scan":
+                    ev.rescan_shift = e.row
         out.append(ev)
     return out
 

@@ -17,6 +17,7 @@ from .commands import command_problem, legal_commands, spent_players
 from .deck import deck_top, draw_up
 from .errors import GameOverError, IllegalTurnError, TimeLimitError
 from .geometry import Direction, peek_cells
+from .log import Drew, Flipped, GameEnded, Peeked, PodMoved, ShieldsRaised, Shifted
 from .movement import fly, move_pod
 from .rescan import flip_card, rescan, rescan_allowed, rescan_choices, shift_row
 from .setup import Slot
@@ -26,11 +27,13 @@ from .validation import check_shape
 
 
 def execute(
-    state: GameState, cmd: Command, flipped: frozenset[int], *, pod_moves: bool = True
+    state: GameState, cmd: Command, flipped: frozenset[int], *, pod_moves: bool = True,
+    log: list | None = None,
 ) -> tuple[GameState, frozenset[int]]:
     """Play ``cmd`` (already checked legal) and resolve its action and the pod's
     move (none with ``pod_moves`` False: see ``pod_moves_after_first``). Returns the
-    new state and the cards flipped by choice so far [D23]."""
+    new state and the cards flipped by choice so far [D23]; ``log`` gets the
+    events (``rules/log.py``)."""
     hands = [list(h) for h in state.hands]
     for pc in cmd.cards:
         if pc.player == DECK_PLAYER:
@@ -47,21 +50,29 @@ def execute(
     a = cmd.action
     if a.kind is ActionKind.FLY:
         assert a.direction is not None
-        state = fly(state, a.direction)
+        state = fly(state, a.direction, log)
     elif a.kind is ActionKind.FLIP:
         assert a.target is not None
         card = state.cell(a.target).card
         state = flip_card(state, a.target)
         flipped = flipped | {card.id}
+        if log is not None:
+            log.append(Flipped(a.target, state.cell(a.target).face, "deep scan"))
     elif a.kind is ActionKind.SHIFT:
         assert a.row is not None
         state = shift_row(state, a.row)
+        if log is not None:
+            log.append(Shifted(a.row, "deep scan"))
     elif a.kind is ActionKind.SHIELDS:
         state = state.evolve(shields=min(2, state.shields + 1))
+        if log is not None:
+            log.append(ShieldsRaised(state.shields))
     elif a.kind is ActionKind.PEEK:
         # Peek changes nothing but what the players know (§5).
         assert a.direction is not None
         state = _peek(state, a.direction)
+        if log is not None:
+            log.append(Peeked(tuple(peek_cells(state.ship, a.direction))))
 
     if state.is_over or state.pod is None or not pod_moves:
         return state, flipped
@@ -69,7 +80,10 @@ def execute(
     # a Fly card's arrow or in the player's chosen direction.
     direction = cmd.arrow if state.kind(cmd.top.card) is CommandKind.FLY else cmd.pod_direction
     if direction is not None:
+        start = state.pod
         state = move_pod(state, direction, state.card(cmd.top.card).pod_value)
+        if log is not None and state.pod is not None and state.pod != start:
+            log.append(PodMoved(start, state.pod))
     return state, flipped
 
 
@@ -100,11 +114,24 @@ def _check(state: GameState, cmd: Command, flipped: frozenset[int], **kw) -> Non
         raise IllegalTurnError(problem)
 
 
-def apply_turn(state: GameState, turn: Turn, trace: list | None = None) -> GameState:
+def apply_turn(state: GameState, turn: Turn, trace: list | None = None, *,
+               log: list | None = None) -> GameState:
     """Apply one whole turn; raises ``IllegalTurnError`` (state unchanged) with the
     reason when any part of it is illegal. ``trace``: gets (command, state before
     it, state after it) for each command played, for figures read mid-turn
-    (``solver.plan``: the shields a flight spent)."""
+    (``solver.plan``: the shields a flight spent). ``log``: gets what happened,
+    in order (``rules/log.py``: cells entered and the sides met, samples,
+    flips, shifts, peeks, pod moves, draws, the end of the game)."""
+    events: list | None = [] if log is not None else None
+    after = _apply_turn(state, turn, trace, events)
+    if log is not None and events is not None:
+        if after.is_over:
+            events.append(GameEnded(after.outcome))
+        log.extend(events)  # only a turn that was legal as a whole is told
+    return after
+
+
+def _apply_turn(state: GameState, turn: Turn, trace: list | None, log: list | None) -> GameState:
     if state.is_over:
         raise GameOverError(f"the game is over ({state.outcome})")
     check_shape(state)  # an InvalidStateError, not an IndexError, on a hand-made state
@@ -126,7 +153,7 @@ def apply_turn(state: GameState, turn: Turn, trace: list | None = None) -> GameS
         pod1 = pod_moves_after_first(state, turn.second is not None)
         _check(state, turn.command, flipped, pod_moves=pod1)
         before = state
-        state, flipped = execute(state, turn.command, flipped, pod_moves=pod1)
+        state, flipped = execute(state, turn.command, flipped, pod_moves=pod1, log=log)
         if trace is not None:
             trace.append((turn.command, before, state))
     if turn.second is not None:
@@ -141,23 +168,30 @@ def apply_turn(state: GameState, turn: Turn, trace: list | None = None) -> GameS
         state = state.evolve(held=state.held - 1)
         _check(state, turn.second, flipped, played=spent_players(state, turn.command))
         before = state
-        state, flipped = execute(state, turn.second, flipped)
+        state, flipped = execute(state, turn.second, flipped, log=log)
         if trace is not None:
             trace.append((turn.second, before, state))
-    return _finish_turn(state, turn.rescan, flipped)
+    return _finish_turn(state, turn.rescan, flipped, log)
 
 
-def _finish_turn(state: GameState, columns: frozenset[int], flipped: frozenset[int]) -> GameState:
+def _finish_turn(state: GameState, columns: frozenset[int], flipped: frozenset[int],
+                 log: list | None = None) -> GameState:
     """Steps 4-5 (draw, re-scan), then hand over to the next player."""
     if not state.is_over:
+        before = state
         state = draw_up(state)
+        if log is not None:
+            hand = state.hands[before.active]
+            drawn = hand[len(before.hands[before.active]):]
+            if drawn:
+                log.append(Drew(tuple(drawn), state.second_pass and not before.second_pass))
     if state.is_over:
         if columns:
             raise IllegalTurnError("the game ended before the re-scan")
         return state
     if not rescan_allowed(state, columns, flipped):
         raise IllegalTurnError(_rescan_problem(state, columns, flipped))
-    state = rescan(state, columns, flipped)
+    state = rescan(state, columns, flipped, log)
     return state.evolve(turn=state.turn + 1, active=(state.active + 1) % state.options.players)
 
 

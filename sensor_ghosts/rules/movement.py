@@ -5,6 +5,7 @@ from __future__ import annotations
 
 from .cards import SectorType
 from .geometry import EARTH, Direction, Pos, on_grid
+from .log import Entered, Flew, SampleLost, SampleTaken
 from .setup import Gap, Slot, cell_at, replace_cell
 from .state import GameState, Outcome, Status
 
@@ -43,11 +44,14 @@ def _nearest_sample_to_earth(state: GameState) -> Pos | None:
     return best[1] if best else None
 
 
-def fly(state: GameState, d: Direction) -> GameState:
-    """Move the ship one cell in ``d`` and resolve what it enters; boosts chain."""
+def fly(state: GameState, d: Direction, log: list | None = None) -> GameState:
+    """Move the ship one cell in ``d`` and resolve what it enters; boosts chain.
+    ``log`` gets the events (``rules/log.py``)."""
     if state.ship == EARTH:
         # §10: a ship waiting at Earth for the pod no longer moves.
         return state
+    if log is not None:
+        log.append(Flew(d))
     o = state.options
     grid, shields, held, seen = state.grid, state.shields, state.held, set(state.seen)
     rocks, unseen = state.rocks_found, state.lost_unseen
@@ -62,19 +66,27 @@ def fly(state: GameState, d: Direction) -> GameState:
     while True:
         nxt = d.step(pos)
         if nxt == EARTH:
+            if log is not None:
+                log.append(Entered(nxt, None))
             return _arrive_at_earth(now())
         if not on_grid(nxt):
+            if log is not None:
+                log.append(Entered(nxt, None))
             # §5, [D25]: off the grid, the dock included once left, is a loss;
             # [D20] also in low memory mode, where only O cards can be survived.
             return _lost(now(), f"flew off the grid moving {d.name.lower()}")
         cell = cell_at(grid, nxt)
         if isinstance(cell, Gap):  # [D20] fatal in every mode
+            if log is not None:
+                log.append(Entered(nxt, None))
             return _lost(now(), f"flew into the gap at {nxt[0]},{nxt[1]}")
         # Entering flips the card (start cards never flip, [D4]); players see it.
         slot = cell.flipped()
         if not slot.card.start:
             seen.add(slot.card.id)
         face = slot.face
+        if log is not None:
+            log.append(Entered(nxt, face))
         pos = nxt
         grid = replace_cell(grid, nxt, slot)
         if face is SectorType.ASTEROID:
@@ -98,9 +110,13 @@ def fly(state: GameState, d: Direction) -> GameState:
                     assert isinstance(g, Slot)
                     grid = replace_cell(grid, gone, Slot(g.card, g.up, None))
                     unseen += 1
+                    if log is not None:
+                        log.append(SampleLost(gone))
                     slot = cell_at(grid, nxt)  # type: ignore[assignment]
         # [D13] After surviving a card, take its sample (boosts included).
         if slot.sample is not None:
+            if log is not None:
+                log.append(SampleTaken(nxt, slot.sample.virus))
             if slot.sample.virus:
                 held += 1
             else:

@@ -6,6 +6,7 @@ from __future__ import annotations
 from itertools import combinations
 
 from .geometry import COLS, ROWS, Pos
+from .log import Flipped, Shifted
 from .setup import Slot, cell_at, replace_cell
 from .state import GameState
 
@@ -100,14 +101,20 @@ def rescan_count(state: GameState, cand: list[int]) -> int:
     return min(state.options.rescan_flips, len(cand))
 
 
-def rescan(state: GameState, columns: frozenset[int], flipped: frozenset[int]) -> GameState:
+def rescan(state: GameState, columns: frozenset[int], flipped: frozenset[int],
+           log: list | None = None) -> GameState:
     """Step 5: shift the row ahead, then flip the chosen cards of the row two ahead.
-    The caller has checked ``columns`` against ``rescan_choices``."""
+    The caller has checked ``columns`` against ``rescan_choices``; ``log`` gets
+    the events (``rules/log.py``)."""
     ahead = state.ship_row + 1
     if ahead <= ROWS and not state.ship_at_earth:
         state = shift_row(state, ahead)
+        if log is not None:
+            log.append(Shifted(ahead, "re-scan"))
     row = rescan_row(state)
     for c in sorted(columns):
         assert row is not None
         state = flip_card(state, (row, c))
+        if log is not None:
+            log.append(Flipped((row, c), state.grid[row - 1][c - 1].face, "re-scan"))
     return state

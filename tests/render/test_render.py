@@ -314,18 +314,28 @@ def test_write_booklet_uses_solver(tmp_path, monkeypatch):
     assert len(PdfReader(path).pages) == 2
 
 
+def _with_card_in_hand(state, card: str):
+    """``state`` with ``card`` swapped from the deck into the first hand."""
+    hand = list(state.hands[0])
+    deck = list(state.deck)
+    i = deck.index(card)
+    deck[i], hand[0] = hand[0], card
+    return state.evolve(hands=(tuple(hand),) + state.hands[1:], deck=tuple(deck))
+
+
 def test_deep_scan_flip_is_marked_but_not_a_rescan():
-    """turn_events reads only the turns and the ship's positions: stub states do."""
+    """turn_events tells what the engine's log says: a Deep Scan flip is a flip,
+    the re-scan's shift and flips are the re-scan's."""
     from sensor_ghosts.render.sheets import _rescan_text
     from sensor_ghosts.rules.turns import Action, ActionKind, Command, PlayedCard, Turn
 
-    st = initial_state(boost_setup())
+    st = _with_card_in_hand(initial_state(boost_setup()), "D1")
     turn = Turn(Command((PlayedCard("D1"),), Action(ActionKind.FLIP, target=(5, 2))), rescan=frozenset({1, 3}))
     (ev,) = turn_events([st, st], [turn])
     assert ev.path == [] and ev.flips == [(5, 2), (3, 1), (3, 3)]
     assert ev.rescan_flips == [(3, 1), (3, 3)] and ev.shifts == [2]
     assert _rescan_text(ev) == "shift 2; flip 3:1,3"
-    shift = Turn(Command((PlayedCard("D1"),), Action(ActionKind.SHIFT, row=6)))
+    shift = Turn(Command((PlayedCard("D1"),), Action(ActionKind.SHIFT, row=6)), rescan=frozenset({1, 3}))
     (ev,) = turn_events([st, st], [shift])
     assert ev.shifts == [6, 2] and ev.rescan_shift == 2
 
