@@ -815,14 +815,19 @@ def _careful_hint(
     low, high = wilson(len(found), tried)
     from .explain import explain
 
+    win, low, high = calibrated(raw, True), calibrated(low, True), calibrated(high, True)
+    note = (f"; a careful route of {len(plan.turns)} turns (it enters no unseen card) fits the "
+            f"deck in {len(found)} of {tried} sampled worlds")
+    if certain_win(observation, plan, raw):
+        win = low = high = 1.0
+        note = "; it reaches Earth now on cards already seen, with the samples held: a sure win"
     return Hint(
         best=best,
-        win=calibrated(raw, True),
-        low=calibrated(low, True),
-        high=calibrated(high, True),
+        win=win,
+        low=low,
+        high=high,
         worlds=tried,
-        reason=explain(observation, best, runner) + f"; a careful route of {len(plan.turns)} turns "
-        f"(it enters no unseen card) fits the deck in {len(found)} of {tried} sampled worlds",
+        reason=explain(observation, best, runner) + note,
         rescans=[],
         runner_up=runner,
         candidates=len(votes),
@@ -833,6 +838,18 @@ def _careful_hint(
         raw_win=raw,
         careful=True,
     )
+
+
+def certain_win(observation: Observation, plan: Plan, raw: float) -> bool:
+    """A careful plan of one turn found in every world tried wins for sure when
+    the ship already holds the samples Earth asks for and there is no pod to
+    wait for: it enters only cards whose down sides were seen, and the turn
+    ends at Earth before anything is drawn. (With a sample still to pick up,
+    or one spent on a bolster or a second action, a face-down token on the way
+    might be a rock.)"""
+    t = plan.turns[0] if len(plan.turns) == 1 else None
+    return (raw == 1.0 and t is not None and t.bolster == 0 and t.second is None
+            and observation.pod is None and observation.held >= observation.options.samples_to_win)
 
 
 def _rescans_by_outcome(

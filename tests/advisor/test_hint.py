@@ -144,3 +144,22 @@ def test_budget_holds_in_every_variant(name):
         t = time.perf_counter()
         hint(obs, budget=0.5, seed=i)
         assert time.perf_counter() - t <= 0.5 * 1.1 + 0.2, name
+
+
+def test_a_sure_win_is_said_to_be_sure():
+    """At the last turn of a won game, with the samples held and a route over
+    seen cards, the hint says 100 %, and its turn wins."""
+    from sensor_ghosts.advisor.bots import play_game
+    from sensor_ghosts.rules.notation import parse_state
+
+    checked = 0
+    for seed in (2, 3, 4, 5):
+        res = play_game("cheat", seed)
+        state = parse_state(res.last[-1][0])
+        h = hint(observe(state, 0), budget=None, seed=1)
+        if h.win == 1.0:
+            assert h.low == h.high == 1.0
+            after = apply_turn(state, h.best)
+            assert after.outcome.status.value == "won"
+            checked += 1
+    assert checked >= 1
