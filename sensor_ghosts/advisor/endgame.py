@@ -54,7 +54,7 @@ from ..rules.deck import draw_up
 from ..rules.engine import execute, pod_moves_after_first
 from ..rules.errors import SensorGhostsError
 from ..rules.geometry import EARTH, Direction, on_grid
-from ..rules.observation import Observation, SeenCard, observe, pair_problem
+from ..rules.observation import Observation, SeenCard, check_observation, observe, pair_problem
 from ..rules.rescan import rescan_choices
 from ..rules.setup import Sample, Slot
 from ..rules.state import GameState, Status
@@ -157,7 +157,9 @@ class _Belief:
 
     def sampler(self, downs: tuple[tuple[Pos, SectorType], ...]) -> WorldSampler:
         if downs not in self._samplers:
-            self._samplers[downs] = WorldSampler(self._with_downs(downs))
+            # Every observation here was seen in a world, or fixes a down side
+            # to a value with a positive count: consistent by construction.
+            self._samplers[downs] = WorldSampler(self._with_downs(downs), checked=True)
         return self._samplers[downs]
 
     # --- the distribution of a fact ------------------------------------------
@@ -432,6 +434,11 @@ def _command_op(turn: Turn) -> Op:
     return op
 
 
+def _flights_first(kv: tuple[tuple, Turn]) -> tuple:
+    t = kv[1]
+    return (not _flies(t), len(t.command.cards) if t.command else 0)
+
+
 def _flies(turn: Turn) -> bool:
     return any(c is not None and c.action.kind is ActionKind.FLY for c in (turn.command, turn.second))
 
@@ -465,6 +472,8 @@ class _Search:
         self.deadline = deadline
         self.nodes = 0
         self.memo: dict[tuple, tuple[int, float, float]] = {}
+        self.need: dict[tuple, int] = {}
+        self.opts: dict[tuple, list[tuple[tuple, Turn]]] = {}
         self.beliefs: dict[tuple, _Belief] = {}
         self.cmd_outcomes: dict[tuple, list] = {}
         self.scan_outcomes: dict[tuple, list] = {}
@@ -485,16 +494,18 @@ class _Search:
         st = obs.outcome.status
         if st is not Status.ONGOING:
             return (1.0, 1.0) if st is Status.WON else (0.0, 0.0)
-        need = fewest_turns_to_earth(obs)
+        k = _key(obs)
+        got = self.memo.get(k)
+        if got is not None and (got[0] >= h or got[1] == got[2]):
+            return got[1], got[2]
+        need = self.need.get(k)
+        if need is None:
+            need = self.need[k] = fewest_turns_to_earth(obs)
         left = turns_left(obs)
         if left is not None and need > left:
             return (0.0, 0.0)
         if h == 0 or need > h:
             return (0.0, 1.0)
-        k = _key(obs)
-        got = self.memo.get(k)
-        if got is not None and (got[0] >= h or got[1] == got[2]):
-            return got[1], got[2]
         best_lo, best_hi = 0.0, 0.0
         for _tk, t in self.options(obs):
             lo, hi = self.command(obs, t, h, best_lo)
@@ -505,14 +516,17 @@ class _Search:
         return best_lo, best_hi
 
     def options(self, obs: Observation) -> list[tuple[tuple, Turn]]:
+        k = _key(obs)
+        if k in self.opts:
+            return self.opts[k]
         b = self.belief(obs)
         w = b.world({})
         opts = commands(w)
         if obs.options.players != 1:
             raise EndgameUnsupported("more than one player")
         # Flights first: in an endgame they decide, and a good first bound cuts.
-        return sorted(opts.items(), key=lambda kv: (kv[1].command is None or kv[1].command.action.kind.value != "fly",
-                                                    len(kv[1].command.cards) if kv[1].command else 0))
+        self.opts[k] = sorted(opts.items(), key=_flights_first)
+        return self.opts[k]
 
     def command(self, obs: Observation, turn: Turn, h: int, cut: float) -> tuple[float, float]:
         """Bounds on the value of ``turn``'s command (with the best re-scan after
@@ -584,6 +598,7 @@ def solve_endgame(
     its value exact, or shown below the optimum. Other commands get only the
     bounds needed to rule them out."""
     t0 = time.perf_counter()
+    check_observation(observation)  # (the search's own observations are consistent by construction)
     if observation.options.players != 1:
         raise EndgameUnsupported("the endgame solver plays one player")
     if observation.outcome.status is not Status.ONGOING:
