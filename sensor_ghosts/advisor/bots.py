@@ -169,17 +169,12 @@ class CheatBot(Bot):
                 mode="deal",
                 timeout=self.solver_timeout,
                 max_nodes=self.solver_nodes,
-                progress=_quiet,
                 objective="turns-only",
             )
             if res.status == "solved" and res.plan is not None:
                 self.plan = list(res.plan.turns)
                 return self.plan.pop(0)
         return policy_turn(state, informed=True)
-
-
-def _quiet(_: dict) -> None:
-    return None
 
 
 BOTS = ("random", "greedy", "hint-old", "hint", "cheat")

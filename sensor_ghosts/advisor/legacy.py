@@ -690,7 +690,7 @@ def careful_turn(world: GameState, *, timeout: float | None, max_nodes: int = CA
     from ..solver.worlds import worst_case
 
     res = solve(worst_case(world), mode="deal", objective="turns-only", timeout=timeout,
-                max_nodes=max_nodes, progress=_quiet)
+                max_nodes=max_nodes)
     if res.status == "solved" and res.plan is not None and res.plan.turns:
         return res.plan.turns[0]
     return None
@@ -1071,16 +1071,12 @@ def _playout(state: GameState, solver_nodes: int, informed: bool = True) -> int:
 
         # Only whether the world can be won matters here: the fewest turns
         # settle it, without the proof of the fewest cards.
-        res = solve(state, mode="deal", objective="turns-only", max_nodes=solver_nodes, progress=_quiet)
+        res = solve(state, mode="deal", objective="turns-only", max_nodes=solver_nodes)
         if res.status == "solved":
             return 1
         if res.status == "unsolvable":
             return 0
     return int(rollout(state, informed=informed))
-
-
-def _quiet(_: dict) -> None:
-    return None
 
 
 # ----------------------------------------------------------------------------

@@ -230,8 +230,7 @@ def continuation(state: GameState, odds: SafeOdds, *, deadline: float,
     for rows in CONTINUATION_ROWS:
         try:
             res = solve(near_careful(state, rows), mode="deal", objective="turns-only",
-                        max_nodes=nodes, timeout=_timeout(deadline, SOLVE_SECONDS),
-                        progress=_silent)
+                        max_nodes=nodes, timeout=_timeout(deadline, SOLVE_SECONDS))
         except SensorGhostsError:
             continue
         if res.status != "solved" or res.plan is None:
@@ -254,10 +253,6 @@ def world_odds(world: GameState, marginals: dict[Pos, dict[str, float]]) -> Safe
         if isinstance(cell, Slot):
             out[cell.card.id] = m
     return out
-
-
-def _silent(_: dict) -> None:
-    return None
 
 
 def _timeout(deadline: float, cap: float) -> float | None:
@@ -646,7 +641,7 @@ def hint(
         if time.perf_counter() > propose_until and cands:
             break
         res = solve(near_careful(w), mode="deal", objective="turns-only", max_nodes=SOLVE_NODES,
-                    timeout=_timeout(deadline, SOLVE_SECONDS), progress=_silent)
+                    timeout=_timeout(deadline, SOLVE_SECONDS))
         if res.status == "solved" and res.plan is not None and res.plan.turns:
             # The plan's own cards may not be the cheapest for its effect.
             k = by_effect.get(_effect(res.plan.turns[0]))
@@ -786,7 +781,7 @@ def _careful_plans(
             break  # careful routes cannot be the majority any more
         try:
             res = solve(near_careful(w, 7), mode="deal", objective="turns-only", max_nodes=4000,
-                        timeout=_timeout(until, CAREFUL_SECONDS), progress=_silent)
+                        timeout=_timeout(until, CAREFUL_SECONDS))
         except SensorGhostsError:
             continue
         out.append((i, res.plan if res.status == "solved" and res.plan and res.plan.turns else None))

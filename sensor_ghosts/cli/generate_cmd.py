@@ -30,10 +30,14 @@ _OPTION_LIKE = ("players", "difficulty", "escape_pod", "low_memory", "option", "
 
 def _solve(setup, timeout: float, objective: str = "turns"):
     from ..solver import solve, solve_staged
+    from ..solver.search import tty_progress
 
+    # The solver's progress line on a terminal, as the command has always
+    # shown (the library is silent unless asked).
     if objective == "turns-only":
-        return solve(setup, mode="deal", deal=setup.deal, timeout=timeout, objective="turns-only")
-    return solve_staged(setup, mode="deal", deal=setup.deal, timeout=timeout)
+        return solve(setup, mode="deal", deal=setup.deal, timeout=timeout, objective="turns-only",
+                     progress=tty_progress())
+    return solve_staged(setup, mode="deal", deal=setup.deal, timeout=timeout, progress=tty_progress())
 
 
 MAX_TRIES_PER_SETUP = 10

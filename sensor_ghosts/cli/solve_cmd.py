@@ -25,6 +25,7 @@ def _run(path: str, mode: str, seed: int | None, objective: str, max_nodes, time
     from ..rules.setup import Setup
     from ..rules.state import GameState, random_deal
     from ..solver import solve
+    from ..solver.search import tty_progress
 
     inst, text = load_with_text(path, as_json=as_json)
     deal = None
@@ -38,8 +39,10 @@ def _run(path: str, mode: str, seed: int | None, objective: str, max_nodes, time
     refuse_unplayable(path, text, inst, deal=deal, as_json=as_json)
     t0 = time.perf_counter()
     try:
+        # The library is silent by default; the command shows the search's
+        # progress line when stderr is a terminal.
         return solve(inst, mode=mode, deal=deal, objective=objective, max_nodes=max_nodes,
-                     timeout=timeout or None)
+                     timeout=timeout or None, progress=tty_progress())
     except SensorGhostsError as e:
         fail(f"{path}: {e}", as_json=as_json)
     except KeyboardInterrupt as e:

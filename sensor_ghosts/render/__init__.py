@@ -124,10 +124,6 @@ def solution_svg(setup: Setup, turns: Any, **kw: Any) -> str:
     return page_svg(render_solution(setup, turns, **kw))
 
 
-def _quiet(_info: dict) -> None:
-    pass
-
-
 def solve_setup(instance: Setup | GameState, timeout: float | None = 30.0) -> Any:
     """The solver's result (``SolveResult``: ``.status``, ``.plan``) for a setup
     (deal mode when it fixes a deal, else open mode) or a state (deal mode: its
@@ -138,7 +134,7 @@ def solve_setup(instance: Setup | GameState, timeout: float | None = 30.0) -> An
     except ImportError:
         raise SolverUnavailable("solver not available") from None
     open_mode = isinstance(instance, Setup) and instance.deal is None
-    return solve_staged(instance, mode="open" if open_mode else "deal", timeout=timeout, progress=_quiet)
+    return solve_staged(instance, mode="open" if open_mode else "deal", timeout=timeout)
 
 
 # ----------------------------------------------------------------------------

@@ -7,66 +7,22 @@ import random
 import time
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
-from dataclasses import dataclass
 
-from ..rules.errors import SensorGhostsError
 from ..rules.setup import Deal, Setup
 from ..rules.state import GameState, initial_state, random_deal
 from ..rules.validation import check_playable, check_shape
 from . import compiled, lazy_draws, split
+from .expected import solve_expected
 from .model import Model
-from .plan import Plan, build_plan, dealt_of
-from .search import Heuristic, SearchOutcome, TtyProgress, astar, tty_progress
+from .plan import build_plan, dealt_of
+from .result import SolveResult, SolverInputError  # here too for api's users, as before
+from .search import Heuristic, SearchOutcome, TtyProgress, astar
 
 MODES = ("deal", "open", "expected")
 # The cap of the relaxed game's search for the first guess at the fewest
 # turns (``_split_solve``): no standard game comes near it.
 INF_TURNS = 100
 OBJECTIVES = ("turns", "cards", "turns-only")
-
-
-class SolverInputError(SensorGhostsError, ValueError):
-    """The instance cannot be solved as asked (e.g. deal mode without a deal)."""
-
-
-@dataclass
-class SolveResult:
-    status: str  # 'solved' | 'unsolvable' | 'unknown'
-    plan: Plan | None
-    turns: int | None
-    bound: int | None
-    nodes: int
-    seconds: float
-    mode: str = "deal"
-    objective: str = "turns"
-    cards: int | None = None
-    win_probability: float | None = None
-    lower: float | None = None
-    upper: float | None = None
-    stopped: str = ""
-    # Expected mode: how the probability, or each end of its interval, was
-    # found, and the flight plan behind the lower bound (``expected.flight_text``).
-    method: str = ""
-    flight: list[str] | None = None
-
-    def as_dict(self) -> dict:
-        return {
-            "status": self.status,
-            "mode": self.mode,
-            "objective": self.objective,
-            "turns": self.turns,
-            "cards": self.cards,
-            "bound": self.bound,
-            "win_probability": self.win_probability,
-            "lower": self.lower,
-            "upper": self.upper,
-            "nodes": self.nodes,
-            "seconds": round(self.seconds, 4),
-            "stopped": self.stopped,
-            "method": self.method,
-            "flight": self.flight,
-            "plan": self.plan.to_json() if self.plan else None,
-        }
 
 
 def start_state(instance: Setup | GameState, mode: str, deal: Deal | None) -> tuple[GameState, bool]:
@@ -148,20 +104,20 @@ def solve(
     a minute's compile after an install), outside ``timeout`` and the
     result's ``seconds``. Every returned plan has been
     replayed through the rules engine. Python's cyclic garbage collector is
-    paused while it runs and restored after (``cyclic_gc_paused``)."""
+    paused while it runs and restored after (``cyclic_gc_paused``).
+    ``progress`` is called now and then with the search's figures (a dict:
+    nodes, states, open, bound, seconds); None, the default, is silent (the
+    commands pass ``search.tty_progress()`` for a line on a terminal, which
+    is closed when the search ends)."""
     if mode not in MODES:
         raise SolverInputError(f"unknown mode {mode!r} (use {', '.join(MODES)})")
     if objective not in OBJECTIVES:
         raise SolverInputError(f"unknown objective {objective!r} (use {', '.join(OBJECTIVES)})")
-    if progress is None:
-        progress = tty_progress()
     start, fresh = start_state(instance, mode, deal)
     compiled.load_for(start)  # before the clock: a first call may compile for a minute
     t0 = time.perf_counter()
     try:  # (the progress line is closed whatever ends the search)
         if mode == "expected":
-            from .expected import solve_expected
-
             return solve_expected(start, fresh, max_nodes=max_nodes, timeout=timeout, progress=progress, t0=t0)
         model = Model(start, mode)
         if mode == "open" and fresh:
@@ -259,7 +215,8 @@ def solve_staged(
     turns alone ('turns-only', fast), then the full objective ('turns': fewest
     cards among them) in what is left of the budget. When the second stage does
     not finish, the first stage's result stands; its ``objective`` (and its
-    plan's) says 'turns-only'. Deal and open modes."""
+    plan's) says 'turns-only'. Deal and open modes. ``progress`` as for
+    ``solve`` (None: silent)."""
     compiled.load_for(start_state(instance, mode, deal)[0])  # before the clock, as ``solve``
     t0 = time.perf_counter()
     first = solve(instance, mode=mode, deal=deal, objective="turns-only", timeout=timeout,

@@ -59,6 +59,7 @@ from . import split
 from .adaptive import SureWin
 from .model import DECK, DISC, HANDS, PASS2, PEND, Branch, Model, pay_class
 from .plan import build_plan, dealt_of
+from .result import SolveResult, SolverInputError
 from .search import INF, Heuristic, astar
 
 
@@ -337,9 +338,7 @@ def solve_expected(
     timeout: float | None = None,
     progress: Callable[[dict], None] | None = None,
     t0: float | None = None,
-):
-    from .api import SolveResult, SolverInputError
-
+) -> SolveResult:
     t0 = time.perf_counter() if t0 is None else t0
     if start.options.players == 2:
         raise SolverInputError("expected mode does not cover two-player games (the [D18] wild draws mid-command)")
