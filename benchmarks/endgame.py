@@ -38,7 +38,7 @@ def _job(args: tuple[int, int, str, str, int, float]) -> dict:
     key = turn_key(state, turn)
     out = {"seed": seed, "back": back, "turn": turn_text}
     try:
-        res = solve_endgame(observe(state), focus=[key], max_nodes=max_nodes, timeout=timeout)
+        res = solve_endgame(observe(state), focus=[key], max_nodes=max_nodes, timeout=timeout or None)
     except EndgameUnsupported as e:
         return out | {"status": "unsupported", "why": str(e)}
     lo, hi = res.command_value(key)
@@ -62,8 +62,9 @@ def main(argv: list[str] | None = None) -> None:
     ap.add_argument("study", help="a JSON file written by benchmarks/bots.py --json")
     ap.add_argument("--bot", default="hint")
     ap.add_argument("--positions", type=int, default=200)
-    ap.add_argument("--max-nodes", type=int, default=20_000)
-    ap.add_argument("--timeout", type=float, default=10.0)
+    ap.add_argument("--max-nodes", type=int, default=8_000)
+    ap.add_argument("--timeout", type=float, default=0.0, help="seconds per position (0: the node budget only, "
+                    "so the answer does not depend on the machine's load)")
     ap.add_argument("--workers", type=int, default=os.cpu_count() or 1)
     ap.add_argument("--json", dest="json_out")
     a = ap.parse_args(argv)

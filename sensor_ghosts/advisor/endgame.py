@@ -618,7 +618,8 @@ def solve_endgame(
             best_lo = 0.0
             for k in order:
                 cut = -1.0 if k in focus_set else best_lo
-                values[k] = search.command(observation, result.turns[k], h, cut)
+                lo_k, hi_k = search.command(observation, result.turns[k], h, cut)
+                values[k] = (min(1.0, max(0.0, lo_k)), min(1.0, max(0.0, hi_k)))  # (float sums)
                 best_lo = max(best_lo, values[k][0])
         except _OutOfBudget:
             break
