@@ -443,17 +443,6 @@ def _flies(turn: Turn) -> bool:
     return any(c is not None and c.action.kind is ActionKind.FLY for c in (turn.command, turn.second))
 
 
-def _draw_fails(obs: Observation, turn: Turn) -> bool:
-    """Does the draw after ``turn`` (which does not fly) empty the deck on the
-    second pass? (A Peek, Deep Scan or Shields changes no card count but the hand's.)"""
-    if not obs.second_pass:
-        return False
-    played = sum(1 for c in (turn.command, turn.second) if c is not None
-                 for pc in c.cards if pc.player == obs.player)
-    need = obs.options.hand_limit - (len(obs.hand) - played)
-    return need > obs.deck_size
-
-
 def _positions(s: GameState) -> dict[Pos, int]:
     return {(r, c): x.card.id for r, row in enumerate(s.grid, 1) for c, x in enumerate(row, 1)
             if isinstance(x, Slot)}
@@ -536,7 +525,10 @@ class _Search:
             # Only a Fly reaches Earth, and without the escape pod (§10, which
             # moves after any command) nothing else ends a turn but the draw:
             # lost if the second pass cannot refill the hand (§7).
-            return (0.0, 0.0) if _draw_fails(obs, turn) else (0.0, 1.0)
+            # The draw is the same in every world (the deck's size is seen): ask the
+            # engine in any one of them rather than restate §7 here.
+            after, _, _ = _command_op(turn)(self.belief(obs).world({}))
+            return (0.0, 0.0) if after.is_over else (0.0, 1.0)
         # One turn left: only whether the game ends counts, not what is drawn.
         draws = h > 1
         ck = (_key(obs), turn_key(self.belief(obs).world({}), turn), draws)
