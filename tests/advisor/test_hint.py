@@ -141,9 +141,12 @@ def test_budget_holds_in_every_variant(name):
     for i, state in enumerate(_positions(2, 4300, VARIANTS[name], turns=3)[::2]):
         obs = observe(state, state.active)
         hint(obs, budget=0.05, seed=i)  # loads the compiled kernels first
-        t = time.perf_counter()
+        # The process's CPU time, not the wall clock: "on one core" is what
+        # the bound is about, and on a loaded machine the wall clock also
+        # counts the time other processes had the core.
+        t = time.process_time()
         hint(obs, budget=0.5, seed=i)
-        assert time.perf_counter() - t <= 0.5 * 1.1 + 0.2, name
+        assert time.process_time() - t <= 0.5 * 1.1 + 0.2, name
 
 
 def test_a_sure_win_is_said_to_be_sure():

@@ -202,8 +202,11 @@ def test_ctrl_c_stops_a_search_cleanly_with_the_bound_so_far(tmp_path):
 
     path = tmp_path / "sa.txt"
     path.write_text(format_setup(generate_setup(0, RuleOptions().with_flags(["second-action", "two-samples"]))))
+    # Ctrl-C's default action restored in the child: a test run started in the
+    # background inherits SIGINT ignored, and Python then keeps ignoring it.
     p = subprocess.Popen([sys.executable, "-m", "sensor_ghosts", "solve", str(path), "--timeout", "0"],
-                         stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)  # fmt: skip
+                         stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
+                         preexec_fn=lambda: signal.signal(signal.SIGINT, signal.SIG_DFL))  # fmt: skip
     time.sleep(5)
     p.send_signal(signal.SIGINT)
     out, err = p.communicate(timeout=60)
