@@ -61,7 +61,7 @@ def play(
         click.echo(f"setup {setup.id}")
     use_color = sys.stdout.isatty() if color is None else color
     click.echo(HELP)
-    from ..rules.engine import apply_turn, legal_turns
+    from ..rules.engine import apply_turn, turn_starts
     from ..rules.errors import TimeLimitError
 
     while not state.is_over:
@@ -82,7 +82,7 @@ def play(
             continue
         if line == "turns":
             try:
-                _list_commands(state, legal_turns(state, deadline=time.perf_counter() + LIST_SECONDS))
+                _list_commands(state, turn_starts(state, deadline=time.perf_counter() + LIST_SECONDS))
             except TimeLimitError:
                 click.echo(f"too many turns to list within {LIST_SECONDS:g}s (several players, second "
                            "actions); type a command, or 'hint'")
@@ -105,16 +105,12 @@ def play(
 
 LIST_SECONDS = 5.0
 """How long ``turns`` may take: a four-player state with second actions has
-hundreds of thousands of turns."""
+tens of thousands of commands."""
 
 
-def _list_commands(state, turns) -> None:
-    """The distinct commands (re-scan choices left out: they follow each command)."""
-    seen: dict[str, None] = {}
-    for t in turns:
-        text = str(t).split("; rescan")[0]
-        seen.setdefault(text, None)
-    items = list(seen)
+def _list_commands(state, starts) -> None:
+    """The distinct commands; the re-scan is chosen after each (``turn_starts``)."""
+    items = [str(t) for t in starts]
     click.echo(f"{len(items)} command(s), each followed by a re-scan choice:")
     for text in items[:60]:
         click.echo(f"  {text}")

@@ -234,6 +234,27 @@ def legal_turns(state: GameState, *, deadline: float | None = None) -> list[Turn
     return out
 
 
+def turn_starts(state: GameState, *, deadline: float | None = None) -> list[Turn]:
+    """Every distinct start of a legal turn (bolster, command, second command)
+    with no re-scan: what a player chooses before the draw, since the re-scan
+    is chosen after it. Much shorter to list than ``legal_turns``, which
+    multiplies each start by its re-scan choices. ``deadline`` as there."""
+    if state.is_over:
+        return []
+    check_shape(state)
+    if not state.hands[state.active]:
+        return [Turn(None)]
+    out: dict[tuple, Turn] = {}
+    for bolster in range(state.held + 1):
+        s0 = state.evolve(shields=min(2, state.shields + bolster), held=state.held - bolster)
+        for i, (cmd, cmd2, _s2, _f2) in enumerate(command_phases(s0)):
+            if deadline is not None and not i & 255 and time.perf_counter() > deadline:
+                raise TimeLimitError(0.0, "listing the legal turns")
+            turn = Turn(cmd, bolster, cmd2)
+            out.setdefault(turn.key(), turn)
+    return list(out.values())
+
+
 def command_phases(
     state: GameState,
 ) -> Iterator[tuple[Command, Command | None, GameState, frozenset[int]]]:
