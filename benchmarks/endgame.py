@@ -6,7 +6,8 @@ of its games was exactly optimal, judged by the exact endgame solver.
 
 Every game of the study keeps its last three positions and the turn played in
 each (``GameResult.last``). One position per game is judged, 1, 2 or 3 turns
-before the end (by seed, so the mix is fixed), up to ``--positions``. For each,
+before the end (by seed, so the mix is fixed; a game with fewer turns gives
+its first), up to ``--positions``. For each,
 ``advisor.endgame.solve_endgame`` works out the exact optimum from the
 player's observation and the exact value of the command the bot played (its
 re-scan is left out: it was chosen after the outcome was seen). A position is
@@ -72,8 +73,8 @@ def main(argv: list[str] | None = None) -> None:
     jobs = []
     for g in sorted(games, key=lambda g: g["seed"]):
         last = g.get("last") or []
-        back = 1 + g["seed"] % 3
-        if len(last) >= back:
+        back = min(1 + g["seed"] % 3, len(last))  # a game shorter than its pick: its first position kept
+        if back:
             text, turn = last[-back]
             jobs.append((g["seed"], back, text, turn, a.max_nodes, a.timeout))
     jobs = jobs[: a.positions]
@@ -93,6 +94,11 @@ def main(argv: list[str] | None = None) -> None:
         mean = f"{statistics.mean(regrets):.4f}" if regrets else "-"
         label = "all" if back is None else str(back)
         print(f"{label:>10} {len(rs):>9} {len(st):>8} {opt:>8} {share:>7} {mean:>12}")
+    # Where the optimum is 0 every command is optimal: the share that says
+    # something is the one over positions that can still be won.
+    live = [r for r in rows if r["status"] == "settled" and r["optimum"][0] > 1e-12]
+    if live:
+        print(f"# settled and still winnable (optimum > 0): {sum(r['optimal'] for r in live)} optimal of {len(live)}")
     uns = sum(r["status"] == "unsupported" for r in rows)
     if uns:
         print(f"# {uns} positions outside the endgame solver's scope")

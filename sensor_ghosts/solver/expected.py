@@ -431,10 +431,14 @@ def solve_expected(
                 for st2, _ in outs:
                     a, b = recurse[0](st2)
                     blo, bhi = max(blo, a), max(bhi, b)
-                    if blo >= 1.0:
+                    if blo >= 1.0 or exhausted:
                         break
                 lo += pr * blo
                 hi += pr * bhi
+                if exhausted:
+                    # Out of budget: unwind at once with what is proven (the
+                    # rest counted as wins), not after pricing every draw left.
+                    return max(best_lo, lo), 1.0
             best_lo, best_hi = max(best_lo, lo), max(best_hi, hi)
             if best_lo >= 1.0 - 1e-12:
                 break

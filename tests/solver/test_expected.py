@@ -197,3 +197,23 @@ def test_hands_left_when_time_runs_out_count_as_losses(monkeypatch):
     partial = path_lower_bound(start, True, deals=0)
     assert partial.probability == pytest.approx(want) and want < full.probability
     assert not partial.certain and partial.turns == full.turns
+
+
+def test_out_of_budget_expected_mode_unwinds_at_once(monkeypatch):
+    """Past its node or time budget the expectimax returns what it has proven
+    instead of pricing every remaining draw on the way up: a state from the
+    fuzz run (escape pod, an empty deck, at the dock) once spent seconds after
+    its 0.5 s limit doing that (36,328 draw probabilities for 2 nodes)."""
+    from pathlib import Path
+
+    from sensor_ghosts.rules.notation import parse_state
+    from sensor_ghosts.solver import expected
+    from sensor_ghosts.solver.api import solve
+
+    calls = []
+    real = expected._draw_probability
+    monkeypatch.setattr(expected, "_draw_probability", lambda *a: calls.append(1) or real(*a))
+    state = parse_state((Path(__file__).parent / "data" / "expected_escape_pod_dock.txt").read_text())
+    res = solve(state, mode="expected", max_nodes=1)
+    assert res.status == "unknown" and (res.lower, res.upper) == (0.0, 1.0)
+    assert len(calls) < 10
