@@ -123,7 +123,7 @@ def warn_if_invalid(path: str, text: str, inst: Setup | GameState) -> list[Viola
     from ..rules.validation import playable_violations, validate, validate_state
 
     kind = "setup" if isinstance(inst, Setup) else "state"
-    every = validate(inst) if kind == "setup" else validate_state(inst)
+    every = validate(inst) if isinstance(inst, Setup) else validate_state(inst)
     if every:
         click.echo("warning: " + violation_line(path, text, every, what=f"invalid {kind}, drawn as given"),
                    err=True)

@@ -11,8 +11,11 @@ import json
 import os
 import sys
 import tempfile
+from collections.abc import Callable
 from contextlib import contextmanager
+from functools import partial
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 import click
 
@@ -25,6 +28,13 @@ from ..generators.row_safety import SAFE_ROWS
 from ..rules.errors import CardSetError, SensorGhostsError
 from .common import options_from, rule_options
 
+if TYPE_CHECKING:  # (the solver loads Numba: only when a command solves)
+    from ..rules.setup import Setup
+    from ..solver import SolveResult
+
+# A setup to write, with its solver result when it comes solved.
+Job = Callable[[], "tuple[Setup, SolveResult | None]"]
+
 _OPTION_LIKE = ("players", "difficulty", "escape_pod", "low_memory", "option", "seed", "constraint")
 
 
@@ -35,6 +45,10 @@ def _solve(setup, timeout: float, objective: str):
     # The solver's progress line on a terminal, as the command has always
     # shown (the library is silent unless asked).
     return solve_setup(setup, timeout=timeout, objective=objective, progress=tty_progress())
+
+
+def _unsolved(seed: int, options, sector_cards, constraints) -> tuple[Setup, SolveResult | None]:
+    return generate_setup(seed, options, sector_cards=sector_cards, constraints=constraints), None
 
 
 def _solution_lines(result) -> list[str]:
@@ -251,21 +265,14 @@ def generate(
             raise click.BadParameter(str(e), param_hint="--id") from None
         except SensorGhostsError as e:
             raise click.ClickException(str(e).splitlines()[0]) from None
-        jobs = [lambda: the_setup]
+        jobs: list[Job] = [lambda: (the_setup, None)]
         if solved_only:
             raise click.UsageError("--solved-only draws further seeds; do not combine it with --id")
     else:
         options = options_from(players, difficulty, escape_pod, low_memory, extra)
         base = new_seed() if seed is None else seed
         cons = tuple(constraint)
-        jobs = [
-            (
-                lambda s=base + i: generate_setup(
-                    s, options, sector_cards=sector_cards, constraints=cons
-                )
-            )
-            for i in range(count)
-        ]
+        jobs = [partial(_unsolved, base + i, options, sector_cards, cons) for i in range(count)]
     if solutions and pdf_path is None:
         raise click.UsageError("--solutions goes with --pdf")
     if solved_only and not (solve_each or solutions):
@@ -281,7 +288,7 @@ def generate(
                                  skipped=skipped, progress=tty_progress(), sector_cards=sector_cards,
                                  constraints=cons)
 
-        def next_solved():
+        def next_solved() -> tuple[Setup, SolveResult | None]:
             try:
                 return next(solved)
             except GenerationFailedError:
@@ -312,15 +319,13 @@ def generate(
             try:
                 for i, job in enumerate(jobs):
                     try:
-                        setup = job()
+                        setup, result = job()
                     except KeyboardInterrupt:
                         # Keep every finished setup: stop before the unfinished one.
                         interrupted = True
                         break
-                    if solved_only:
-                        setup, result = setup
-                    else:
-                        result = _solve(setup, timeout, objective) if (solve_each or solutions) else None
+                    if result is None and (solve_each or solutions):
+                        result = _solve(setup, timeout, objective)
                     made.append((setup, result))
                     record = _render(setup, fmt, result if solve_each else None)
                     if fmt == "json" and batch:

@@ -84,7 +84,7 @@ def _build(
     gone = set(removals)
     rows = []
     for r in range(1, ROWS + 1):
-        row = []
+        row: list[Gap | Slot] = []
         for c in range(1, COLS + 1):
             card = cards[index_of((r, c))]
             if (r, c) in gone:
@@ -216,9 +216,10 @@ Filter = Callable[[Setup], bool]
 
 
 class SetupFilter:
-    """Base class for filter objects. A solver-based filter subclasses this,
-    e.g. ``accept = lambda self, s: solve(s, mode="open").won`` — the generator
-    only needs ``accept``; put cheap filters first, costly ones (a solver) last."""
+    """Base class for filter objects; the generator only needs ``accept``. The
+    solver's filter, ``puzzles.SolvedFilter``, subclasses it (in a module above
+    both: the generator does not import the solver). Put cheap filters first,
+    costly ones (a solver) last."""
 
     name = "filter"
 
