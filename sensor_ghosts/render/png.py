@@ -4,7 +4,6 @@
 from __future__ import annotations
 
 from functools import lru_cache
-from pathlib import Path
 
 from PIL import Image, ImageDraw, ImageFont
 
@@ -98,7 +97,3 @@ def page_image(page: Page, dpi: float = 150) -> Image.Image:
                 else:
                     d.line(pts, fill=s.stroke, width=lw(s.width), joint="curve")
     return img.reduce(ss) if ss > 1 else img
-
-
-def write_png_file(page: Page, path: str | Path, dpi: float = 150) -> None:
-    page_image(page, dpi).save(Path(path), format="PNG", optimize=False)
