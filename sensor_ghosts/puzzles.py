@@ -17,10 +17,11 @@ from __future__ import annotations
 
 from collections.abc import Callable, Iterator, Sequence
 
+from . import solver
 from .generators.generate import Filter, SetupFilter, iter_accepted
 from .rules.options import RuleOptions
 from .rules.setup import Setup
-from .solver import SolveResult, solve, solve_staged
+from .solver import SolveResult
 from .solver.result import Mode, Objective, Status
 
 # Seeds drawn per setup asked for before ``generate_solved`` gives up.
@@ -37,13 +38,15 @@ def solve_setup(
     """The best plan for ``setup`` in deal mode, with its own deal, within
     ``timeout`` seconds: 'turns-only' in one search; 'turns' staged
     (``solve_staged``: the fewest turns first, so a budget too short for the
-    cards still gives a plan). ``progress`` as for ``solve`` (None: silent)."""
+    cards still gives a plan). ``progress`` as for ``solve`` (None: silent).
+    The solver's functions are looked up at each call, so a test can stand
+    in for them (``tests/cli/test_progress.py``)."""
     if objective == Objective.TURNS_ONLY:
-        return solve(setup, mode=Mode.DEAL, deal=setup.deal, timeout=timeout, objective=Objective.TURNS_ONLY,
+        return solver.solve(setup, mode=Mode.DEAL, deal=setup.deal, timeout=timeout, objective=Objective.TURNS_ONLY,
                      progress=progress)
     if objective != Objective.TURNS:
         raise ValueError(f"objective {objective!r}: use {Objective.TURNS!r} or {Objective.TURNS_ONLY!r}")
-    return solve_staged(setup, mode=Mode.DEAL, deal=setup.deal, timeout=timeout, progress=progress)
+    return solver.solve_staged(setup, mode=Mode.DEAL, deal=setup.deal, timeout=timeout, progress=progress)
 
 
 class SolvedFilter(SetupFilter):
