@@ -13,6 +13,8 @@ sensor_ghosts`` stays light)::
     state = sg.apply_turn(state, turn)           # IllegalTurnError with the reason if not legal
     view = sg.observe(state, 0)                  # what player 1 can see (docs/RULES.md §14)
     plan = sg.solve(setup, timeout=5).plan       # an optimal plan, replayed through the engine
+    # (mode=sg.Mode.OPEN, objective=sg.Objective.TURNS_ONLY, ...; .status == sg.Status.SOLVED)
+    puzzles = sg.generate_solved(7, 3, timeout=10)  # (setup, result) pairs the solver solved
     tip = sg.hint(sg.observe(sg.initial_state(setup, setup.deal), 0), budget=1)
     text = sg.dump(setup)                        # the text notation; sg.load(text) reads it back
 
@@ -43,6 +45,10 @@ _EXPORTS: dict[str, tuple[str, str]] = {
     "parse_turn": ("sensor_ghosts.rules.notation", "parse_turn"),
     "load": ("sensor_ghosts.rules.notation", "load"),
     "solve": ("sensor_ghosts.solver", "solve"),
+    "Mode": ("sensor_ghosts.solver.result", "Mode"),
+    "Objective": ("sensor_ghosts.solver.result", "Objective"),
+    "Status": ("sensor_ghosts.solver.result", "Status"),
+    "generate_solved": ("sensor_ghosts.puzzles", "generate_solved"),
     "hint": ("sensor_ghosts.advisor", "hint"),
     "rescan_hint": ("sensor_ghosts.advisor", "rescan_hint"),
     "solve_endgame": ("sensor_ghosts.advisor", "solve_endgame"),

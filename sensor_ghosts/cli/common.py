@@ -15,7 +15,6 @@ from typing import TYPE_CHECKING, NoReturn
 
 import click
 
-from ..fileio import new_file_mode
 from ..rules.errors import SensorGhostsError
 from ..rules.options import RuleOptions
 
@@ -123,7 +122,7 @@ def warn_if_invalid(path: str, text: str, inst: Setup | GameState) -> list[Viola
     from ..rules.validation import playable_violations, validate, validate_state
 
     kind = "setup" if isinstance(inst, Setup) else "state"
-    every = validate(inst) if kind == "setup" else validate_state(inst)
+    every = validate(inst) if isinstance(inst, Setup) else validate_state(inst)
     if every:
         click.echo("warning: " + violation_line(path, text, every, what=f"invalid {kind}, drawn as given"),
                    err=True)
@@ -139,23 +138,6 @@ def load_card_sets(cards: str | None, commands: str | None, *, as_json: bool = F
     except SensorGhostsError as e:
         fail(str(e), as_json=as_json, kind=type(e).__name__)
     return sectors, cmds
-
-
-def write_atomic(path: str, text: str) -> None:
-    """Write all or nothing: a temporary file renamed into place."""
-    import os
-    import tempfile
-
-    target = Path(path)
-    fd, tmp = tempfile.mkstemp(dir=target.parent or ".", prefix=f".{target.name}.", suffix=".tmp")
-    try:
-        with os.fdopen(fd, "w", encoding="utf-8") as f:
-            f.write(text)
-        os.chmod(tmp, new_file_mode())  # mkstemp makes 0600: respect the umask
-        os.replace(tmp, target)
-    except BaseException:
-        Path(tmp).unlink(missing_ok=True)
-        raise
 
 
 def rule_options(command):

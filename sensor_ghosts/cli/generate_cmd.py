@@ -11,58 +11,44 @@ import json
 import os
 import sys
 import tempfile
+from collections.abc import Callable
 from contextlib import contextmanager
+from functools import partial
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 import click
 
 from ..fileio import new_file_mode
 from ..generators.constraints import NAMED_CONSTRAINTS
-from ..generators.errors import GameIdError
+from ..generators.errors import GameIdError, GenerationFailedError
 from ..generators.game_id import parse_game_id
 from ..generators.generate import generate_setup, new_seed, setup_from_id
 from ..generators.row_safety import SAFE_ROWS
 from ..rules.errors import CardSetError, SensorGhostsError
 from .common import options_from, rule_options
 
+if TYPE_CHECKING:  # (the solver loads Numba: only when a command solves)
+    from ..rules.setup import Setup
+    from ..solver import SolveResult
+
+# A setup to write, with its solver result when it comes solved.
+Job = Callable[[], "tuple[Setup, SolveResult | None]"]
+
 _OPTION_LIKE = ("players", "difficulty", "escape_pod", "low_memory", "option", "seed", "constraint")
 
 
-def _solve(setup, timeout: float, objective: str = "turns"):
-    from ..solver import solve, solve_staged
+def _solve(setup, timeout: float, objective: str):
+    from ..puzzles import solve_setup
     from ..solver.search import tty_progress
 
     # The solver's progress line on a terminal, as the command has always
     # shown (the library is silent unless asked).
-    if objective == "turns-only":
-        return solve(setup, mode="deal", deal=setup.deal, timeout=timeout, objective="turns-only",
-                     progress=tty_progress())
-    return solve_staged(setup, mode="deal", deal=setup.deal, timeout=timeout, progress=tty_progress())
+    return solve_setup(setup, timeout=timeout, objective=objective, progress=tty_progress())
 
 
-MAX_TRIES_PER_SETUP = 10
-
-
-def _solved_jobs(base, count, options, sector_cards, cons, timeout, objective, skipped):
-    """``count`` jobs, each returning (setup, solved result), drawn from seeds
-    base, base + 1, ...; seeds whose setup is not solved within ``timeout`` are
-    appended to ``skipped``. Gives up after ``MAX_TRIES_PER_SETUP`` x ``count``
-    seeds."""
-    seeds = iter(range(base, base + MAX_TRIES_PER_SETUP * count))
-
-    def job():
-        for s in seeds:
-            setup = generate_setup(s, options, sector_cards=sector_cards, constraints=cons)
-            result = _solve(setup, timeout, objective)
-            if result.status == "solved":
-                return setup, result
-            skipped.append(s)
-        raise click.ClickException(
-            f"--solved-only: fewer than {count} of {MAX_TRIES_PER_SETUP * count} seeds "
-            f"solved within {timeout:g} s (raise --timeout)"
-        )
-
-    return [job for _ in range(count)]
+def _unsolved(seed: int, options, sector_cards, constraints) -> tuple[Setup, SolveResult | None]:
+    return generate_setup(seed, options, sector_cards=sector_cards, constraints=constraints), None
 
 
 def _solution_lines(result) -> list[str]:
@@ -279,21 +265,14 @@ def generate(
             raise click.BadParameter(str(e), param_hint="--id") from None
         except SensorGhostsError as e:
             raise click.ClickException(str(e).splitlines()[0]) from None
-        jobs = [lambda: the_setup]
+        jobs: list[Job] = [lambda: (the_setup, None)]
         if solved_only:
             raise click.UsageError("--solved-only draws further seeds; do not combine it with --id")
     else:
         options = options_from(players, difficulty, escape_pod, low_memory, extra)
         base = new_seed() if seed is None else seed
         cons = tuple(constraint)
-        jobs = [
-            (
-                lambda s=base + i: generate_setup(
-                    s, options, sector_cards=sector_cards, constraints=cons
-                )
-            )
-            for i in range(count)
-        ]
+        jobs = [partial(_unsolved, base + i, options, sector_cards, cons) for i in range(count)]
     if solutions and pdf_path is None:
         raise click.UsageError("--solutions goes with --pdf")
     if solved_only and not (solve_each or solutions):
@@ -302,7 +281,23 @@ def generate(
     if solved_only:
         # Like a puzzle collection whose generators emit only what their solver
         # has checked: setups not solved in time give way to the next seeds.
-        jobs = _solved_jobs(base, count, options, sector_cards, cons, timeout, objective, skipped)
+        from ..puzzles import MAX_SEEDS_PER_SETUP, generate_solved
+        from ..solver.search import tty_progress
+
+        solved = generate_solved(base, count, options, timeout=timeout, objective=objective,
+                                 skipped=skipped, progress=tty_progress(), sector_cards=sector_cards,
+                                 constraints=cons)
+
+        def next_solved() -> tuple[Setup, SolveResult | None]:
+            try:
+                return next(solved)
+            except GenerationFailedError:
+                raise click.ClickException(
+                    f"--solved-only: fewer than {count} of {MAX_SEEDS_PER_SETUP * count} seeds "
+                    f"solved within {timeout:g} s (raise --timeout)"
+                ) from None
+
+        jobs = [next_solved] * count
 
     # With --pdf the booklet is the output: the setups also go to standard
     # output only when asked for (--format, --solve), or to --out.
@@ -324,15 +319,13 @@ def generate(
             try:
                 for i, job in enumerate(jobs):
                     try:
-                        setup = job()
+                        setup, result = job()
                     except KeyboardInterrupt:
                         # Keep every finished setup: stop before the unfinished one.
                         interrupted = True
                         break
-                    if solved_only:
-                        setup, result = setup
-                    else:
-                        result = _solve(setup, timeout, objective) if (solve_each or solutions) else None
+                    if result is None and (solve_each or solutions):
+                        result = _solve(setup, timeout, objective)
                     made.append((setup, result))
                     record = _render(setup, fmt, result if solve_each else None)
                     if fmt == "json" and batch:

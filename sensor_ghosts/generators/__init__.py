@@ -21,6 +21,7 @@ from .generate import (
     generate_aimed,
     generate_setup,
     generate_traced,
+    iter_accepted,
     iter_setups,
     setup_from_id,
 )
@@ -50,6 +51,7 @@ __all__ = [
     "generate_aimed",
     "generate_setup",
     "generate_traced",
+    "iter_accepted",
     "iter_setups",
     "min_swaps",
     "optimal_swap_plans",

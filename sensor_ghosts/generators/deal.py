@@ -49,8 +49,3 @@ def cards_in_order(cards: Sequence[SectorCard]) -> CardGrid:
     grid: CardGrid = [START_CARDS[0], START_CARDS[1]]
     grid.extend(cards)
     return grid
-
-
-def grid_rows(grid: CardGrid) -> list[list[SectorCard]]:
-    """The grid as 7 rows (index 0 is row 1) of 5 cards."""
-    return [grid[r * COLS : (r + 1) * COLS] for r in range(ROWS)]

@@ -43,15 +43,18 @@ class GameIdError(SensorGhostsError, ValueError):
 
 
 class GenerationFailedError(SensorGhostsError):
-    """Aimed generation found no setup that every filter accepts within
-    ``max_attempts`` seeds."""
+    """Filtered generation found fewer than ``wanted`` setups that every filter
+    accepts (``found`` of them) within ``max_attempts`` seeds."""
 
-    def __init__(self, seed: int, max_attempts: int, rejected_by: dict[str, int]):
+    def __init__(self, seed: int, max_attempts: int, rejected_by: dict[str, int],
+                 *, wanted: int = 1, found: int = 0):
         self.seed = seed
         self.max_attempts = max_attempts
         self.rejected_by = dict(rejected_by)
+        self.wanted = wanted
+        self.found = found
         why = ", ".join(f"{name}: {n}" for name, n in rejected_by.items()) or "none"
+        what = "no accepted setup" if wanted == 1 else f"{found} of {wanted} setups accepted"
         super().__init__(
-            f"no accepted setup in {max_attempts} attempt(s) from seed {seed} "
-            f"(rejections by filter: {why})"
+            f"{what} in {max_attempts} attempt(s) from seed {seed} (rejections by filter: {why})"
         )

@@ -84,7 +84,7 @@ def _build(
     gone = set(removals)
     rows = []
     for r in range(1, ROWS + 1):
-        row = []
+        row: list[Gap | Slot] = []
         for c in range(1, COLS + 1):
             card = cards[index_of((r, c))]
             if (r, c) in gone:
@@ -216,9 +216,10 @@ Filter = Callable[[Setup], bool]
 
 
 class SetupFilter:
-    """Base class for filter objects. A solver-based filter subclasses this,
-    e.g. ``accept = lambda self, s: solve(s, mode="open").won`` — the generator
-    only needs ``accept``; put cheap filters first, costly ones (a solver) last."""
+    """Base class for filter objects; the generator only needs ``accept``. The
+    solver's filter, ``puzzles.SolvedFilter``, subclasses it (in a module above
+    both: the generator does not import the solver). Put cheap filters first,
+    costly ones (a solver) last."""
 
     name = "filter"
 
@@ -236,6 +237,18 @@ def _filter_name(f, i: int) -> str:
 def _call_filter(f, setup: Setup) -> bool:
     accept = getattr(f, "accept", None)
     return bool(accept(setup) if callable(accept) else f(setup))
+
+
+def _rejected_by(filters: Sequence[Filter], setup: Setup, counts: dict[str, int]) -> str | None:
+    """The name of the first filter (in order) that rejects ``setup``, counted
+    in ``counts``; None when all accept. The first rejection stops: the
+    filters after it, perhaps costly, do not run."""
+    for i, f in enumerate(filters):
+        if not _call_filter(f, setup):
+            name = _filter_name(f, i)
+            counts[name] = counts.get(name, 0) + 1
+            return name
+    return None
 
 
 def derive_seed(seed: int, attempt: int) -> int:
@@ -268,14 +281,43 @@ def generate_aimed(
     rejected: dict[str, int] = {}
     for attempt in range(max_attempts):
         setup = generate_setup(derive_seed(seed, attempt), options, **kwargs)
-        for i, f in enumerate(filters):
-            if not _call_filter(f, setup):
-                name = _filter_name(f, i)
-                rejected[name] = rejected.get(name, 0) + 1
-                break
-        else:
+        if _rejected_by(filters, setup, rejected) is None:
             return setup
     raise GenerationFailedError(seed, max_attempts, rejected)
+
+
+def iter_accepted(
+    seed: int,
+    count: int,
+    options: RuleOptions | None = None,
+    *,
+    filters: Sequence[Filter],
+    max_seeds: int,
+    skipped: list[int] | None = None,
+    **kwargs,
+) -> Iterator[Setup]:
+    """``count`` setups that every filter accepts, from the seeds ``seed,
+    seed + 1, ...`` in turn (not :func:`derive_seed`'s: a batch stays a run of
+    seeds, and each setup's ID is its own seed). The seeds of rejected setups
+    are appended to ``skipped``. Raises :class:`~.errors.GenerationFailedError`
+    when ``max_seeds`` seeds give fewer than ``count``. Lazy: a filter runs
+    only when the next setup is asked for. Other keyword arguments go to
+    :func:`generate_setup`."""
+    if max_seeds < 1:
+        raise ValueError("max_seeds must be at least 1")
+    rejected: dict[str, int] = {}
+    found = 0
+    for s in range(seed, seed + max_seeds):
+        if found == count:
+            return
+        setup = generate_setup(s, options, **kwargs)
+        if _rejected_by(filters, setup, rejected) is None:
+            found += 1
+            yield setup
+        elif skipped is not None:
+            skipped.append(s)
+    if found < count:
+        raise GenerationFailedError(seed, max_seeds, rejected, wanted=count, found=found)
 
 
 def iter_setups(
@@ -303,6 +345,7 @@ __all__ = [
     "generate_aimed",
     "generate_setup",
     "generate_traced",
+    "iter_accepted",
     "iter_setups",
     "sample_tokens",
     "setup_from_id",

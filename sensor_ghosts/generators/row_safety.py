@@ -164,10 +164,8 @@ def _plans_cpsat(safe0: list[bool], k: int, slack: int = 1) -> list[SwapPlan]:
 
     def build() -> tuple:
         m = cp_model.CpModel()
-        s = [
-            [m.new_bool_var(f"s{t}_{i}") if i in cells else None for i in range(ROWS * COLS)]
-            for t in range(horizon + 1)
-        ]
+        # Cell variables by grid index; the start cards have none.
+        s = [{i: m.new_bool_var(f"s{t}_{i}") for i in cells} for t in range(horizon + 1)]
         for i in cells:
             m.add(s[0][i] == int(safe0[i]))
         use = [m.new_bool_var(f"use{t}") for t in range(horizon)]

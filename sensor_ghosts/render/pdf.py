@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 from collections.abc import Iterable
-from pathlib import Path
 
 from fpdf import FPDF
 
@@ -101,7 +100,3 @@ def pdf_bytes(pages: Iterable[Page], *, title: str = "Sensor Ghosts") -> bytes:
     if n == 0:
         raise ValueError("a PDF needs at least one page")
     return bytes(pdf.output())
-
-
-def write_pdf_file(pages: Iterable[Page], path: str | Path) -> None:
-    Path(path).write_bytes(pdf_bytes(pages))

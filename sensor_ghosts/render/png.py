@@ -4,7 +4,6 @@
 from __future__ import annotations
 
 from functools import lru_cache
-from pathlib import Path
 
 from PIL import Image, ImageDraw, ImageFont
 
@@ -55,8 +54,11 @@ def page_image(page: Page, dpi: float = 150) -> Image.Image:
         if isinstance(sh, Text):
             font = _font(max(4, round(sh.size * k)))
             anchor = {"start": "lm", "middle": "mm", "end": "rm"}[sh.anchor]
-            extra = {"stroke_width": max(1, round(sh.size * k / 30)), "stroke_fill": sh.color} if sh.bold else {}
-            d.text(P(sh.x, sh.y), sh.text, fill=sh.color, font=font, anchor=anchor, **extra)
+            # Bold as an outline in the text's colour (Pillow's defaults, 0 and
+            # None, draw none).
+            d.text(P(sh.x, sh.y), sh.text, fill=sh.color, font=font, anchor=anchor,
+                   stroke_width=max(1, round(sh.size * k / 30)) if sh.bold else 0,
+                   stroke_fill=sh.color if sh.bold else None)
             continue
         s = sh.style
         if isinstance(sh, Line):
@@ -95,7 +97,3 @@ def page_image(page: Page, dpi: float = 150) -> Image.Image:
                 else:
                     d.line(pts, fill=s.stroke, width=lw(s.width), joint="curve")
     return img.reduce(ss) if ss > 1 else img
-
-
-def write_png_file(page: Page, path: str | Path, dpi: float = 150) -> None:
-    page_image(page, dpi).save(Path(path), format="PNG", optimize=False)

@@ -15,14 +15,14 @@ from . import compiled, lazy_draws, split
 from .expected import solve_expected
 from .model import Model
 from .plan import build_plan, dealt_of
-from .result import SolveResult, SolverInputError  # here too for api's users, as before
+from .result import Mode, Objective, SolveResult, SolverInputError, Status
 from .search import Heuristic, SearchOutcome, TtyProgress, astar
 
-MODES = ("deal", "open", "expected")
+MODES = tuple(m.value for m in Mode)
 # The cap of the relaxed game's search for the first guess at the fewest
 # turns (``_split_solve``): no standard game comes near it.
 INF_TURNS = 100
-OBJECTIVES = ("turns", "cards", "turns-only")
+OBJECTIVES = tuple(o.value for o in Objective)
 
 
 def start_state(instance: Setup | GameState, mode: str, deal: Deal | None) -> tuple[GameState, bool]:
@@ -41,7 +41,7 @@ def start_state(instance: Setup | GameState, mode: str, deal: Deal | None) -> tu
         raise SolverInputError(f"cannot solve a {type(instance).__name__}")
     d = deal or instance.deal
     check_playable(instance, d)  # InvalidSetupError: a deal or grid no game has
-    if mode == "deal":
+    if mode == Mode.DEAL:
         if d is None:
             raise SolverInputError("deal mode needs a deal (the deck order and ranking): none given")
         return initial_state(instance, d), False
@@ -72,9 +72,9 @@ def cyclic_gc_paused() -> Iterator[None]:
 def solve(
     instance: Setup | GameState,
     *,
-    mode: str = "deal",
+    mode: str = Mode.DEAL,
     deal: Deal | None = None,
-    objective: str = "turns",
+    objective: str = Objective.TURNS,
     max_nodes: int | None = None,
     timeout: float | None = None,
     progress: Callable[[dict], None] | None = None,
@@ -113,21 +113,24 @@ def solve(
         raise SolverInputError(f"unknown mode {mode!r} (use {', '.join(MODES)})")
     if objective not in OBJECTIVES:
         raise SolverInputError(f"unknown objective {objective!r} (use {', '.join(OBJECTIVES)})")
+    # A Mode or Objective given becomes its plain string: the model compares
+    # them in its inner loops, where exact str compares fastest.
+    mode, objective = Mode(mode).value, Objective(objective).value
     start, fresh = start_state(instance, mode, deal)
     compiled.load_for(start)  # before the clock: a first call may compile for a minute
     t0 = time.perf_counter()
     try:  # (the progress line is closed whatever ends the search)
-        if mode == "expected":
+        if mode == Mode.EXPECTED:
             return solve_expected(start, fresh, max_nodes=max_nodes, timeout=timeout, progress=progress, t0=t0)
         model = Model(start, mode)
-        if mode == "open" and fresh:
+        if mode == Mode.OPEN and fresh:
             roots = [(st, ("deal", dealt)) for st, dealt in model.open_roots()]
         else:
             roots = [(model.root_state(), None)]
-        if split.applies(model, roots) and (objective == "turns" or (
-                objective == "turns-only" and lazy_draws.applies(model))):
+        if split.applies(model, roots) and (objective == Objective.TURNS or (
+                objective == Objective.TURNS_ONLY and lazy_draws.applies(model))):
             out = _split_solve(model, roots, t0, timeout, max_nodes, max_states, progress, max_turns,
-                               any_cards=objective == "turns-only")
+                               any_cards=objective == Objective.TURNS_ONLY)
         else:
             out = astar(model, roots, objective=objective, max_nodes=max_nodes, timeout=timeout,
                         max_states=max_states, progress=progress, max_turns=max_turns)
@@ -136,11 +139,11 @@ def solve(
             progress.end()
     plan = None
     turns = cards = None
-    if out.status == "solved":
+    if out.status == Status.SOLVED:
         assert out.path is not None
         dealt = dealt_of(out.path)
         d = deal or (instance.deal if isinstance(instance, Setup) else None)
-        plan = build_plan(model, out.path, mode, dealt, d if mode == "deal" else None)
+        plan = build_plan(model, out.path, mode, dealt, d if mode == Mode.DEAL else None)
         plan.objective = objective
         plan.replay()  # raises PlanReplayError on a solver bug
         turns = plan.figures.turns
@@ -148,7 +151,7 @@ def solve(
         assert out.value is not None
         assert (turns, cards) == tuple(out.value), (turns, cards, out.value)
     return SolveResult(
-        status=out.status, plan=plan, turns=turns, bound=out.bound if out.status == "unknown" else turns,
+        status=out.status, plan=plan, turns=turns, bound=out.bound if out.status == Status.UNKNOWN else turns,
         nodes=out.nodes, seconds=time.perf_counter() - t0, mode=mode, objective=objective,
         cards=cards, stopped=out.stopped,
     )
@@ -184,14 +187,14 @@ def _split_solve(model: Model, roots: list, t0: float, timeout: float | None, ma
     if guess < INF_TURNS and (max_turns is None or guess <= max_turns):
         out = split.fewest_cards(model, roots, guess, deadline=deadline, heuristic=h_cards, progress=progress,
                                  max_nodes=max_nodes, max_states=max_states, any_cards=any_cards)
-        if out.status != "unsolvable":
+        if out.status != Status.UNSOLVABLE:
             return out  # solved, or 'unknown' with the bound T >= guess
         nodes = out.nodes
     left = None if timeout is None else max(0.0, timeout - (time.perf_counter() - t0))
-    out = astar(model, roots, objective="turns-only", timeout=left, max_states=max_states, progress=progress,
+    out = astar(model, roots, objective=Objective.TURNS_ONLY.value, timeout=left, max_states=max_states, progress=progress,
                 max_nodes=None if max_nodes is None else max(0, max_nodes - nodes), max_turns=max_turns)
     nodes += out.nodes
-    if out.status == "solved" and not any_cards:
+    if out.status == Status.SOLVED and not any_cards:
         assert out.value is not None
         out = split.fewest_cards(
             model, roots, out.value[0], deadline=deadline, heuristic=h_cards, progress=progress,
@@ -206,7 +209,7 @@ def _split_solve(model: Model, roots: list, t0: float, timeout: float | None, ma
 def solve_staged(
     instance: Setup | GameState,
     *,
-    mode: str = "deal",
+    mode: str = Mode.DEAL,
     deal: Deal | None = None,
     timeout: float | None = None,
     progress: Callable[[dict], None] | None = None,
@@ -219,16 +222,16 @@ def solve_staged(
     ``solve`` (None: silent)."""
     compiled.load_for(start_state(instance, mode, deal)[0])  # before the clock, as ``solve``
     t0 = time.perf_counter()
-    first = solve(instance, mode=mode, deal=deal, objective="turns-only", timeout=timeout,
+    first = solve(instance, mode=mode, deal=deal, objective=Objective.TURNS_ONLY, timeout=timeout,
                   progress=progress)
-    if first.status != "solved":
+    if first.status != Status.SOLVED:
         return first
     left = None if timeout is None else timeout - (time.perf_counter() - t0)
     if left is not None and left <= 0:
         return first
-    full = solve(instance, mode=mode, deal=deal, objective="turns", timeout=left, progress=progress,
+    full = solve(instance, mode=mode, deal=deal, objective=Objective.TURNS, timeout=left, progress=progress,
                  max_turns=first.turns)
-    if full.status != "solved":
+    if full.status != Status.SOLVED:
         first.seconds = time.perf_counter() - t0
         return first
     full.seconds = time.perf_counter() - t0

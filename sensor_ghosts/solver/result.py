@@ -7,9 +7,47 @@ Their own module because both ``api`` (deal and open modes) and ``expected``
 from __future__ import annotations
 
 from dataclasses import dataclass
+from enum import Enum
 
 from ..rules.errors import SensorGhostsError
 from .plan import Plan
+
+
+class _Name(str, Enum):
+    """A name that is also its string: ``Status.SOLVED == "solved"``, it prints
+    and formats as ``solved`` and JSON writes it so, as the bare strings did
+    (``enum.StrEnum`` is Python 3.11+; the package supports 3.10)."""
+
+    def __str__(self) -> str:
+        return str(self.value)
+
+    def __format__(self, spec: str) -> str:
+        return format(str(self.value), spec)
+
+
+class Mode(_Name):
+    """What the solver knows of the draws: the deck order ('deal' [D22]),
+    nothing but chooses it ('open'), or nothing, averaging ('expected')."""
+
+    DEAL = "deal"
+    OPEN = "open"
+    EXPECTED = "expected"
+
+
+class Objective(_Name):
+    """What an optimal plan minimises (``solve``'s docstring)."""
+
+    TURNS = "turns"
+    CARDS = "cards"
+    TURNS_ONLY = "turns-only"
+
+
+class Status(_Name):
+    """How a solve ended: proved optimal, proved unwinnable, or stopped by a budget."""
+
+    SOLVED = "solved"
+    UNSOLVABLE = "unsolvable"
+    UNKNOWN = "unknown"
 
 
 class SolverInputError(SensorGhostsError, ValueError):
@@ -18,14 +56,17 @@ class SolverInputError(SensorGhostsError, ValueError):
 
 @dataclass
 class SolveResult:
-    status: str  # 'solved' | 'unsolvable' | 'unknown'
+    # ``status``, ``mode`` and ``objective`` are made a Status, Mode and
+    # Objective on construction (``__post_init__``): the solver's parts pass
+    # plain strings, so the fields take them.
+    status: str
     plan: Plan | None
     turns: int | None
     bound: int | None
     nodes: int
     seconds: float
-    mode: str = "deal"
-    objective: str = "turns"
+    mode: str = Mode.DEAL
+    objective: str = Objective.TURNS
     cards: int | None = None
     win_probability: float | None = None
     lower: float | None = None
@@ -35,6 +76,11 @@ class SolveResult:
     # found, and the flight plan behind the lower bound (``expected.flight_text``).
     method: str = ""
     flight: list[str] | None = None
+
+    def __post_init__(self) -> None:
+        self.status = Status(self.status)
+        self.mode = Mode(self.mode)
+        self.objective = Objective(self.objective)
 
     def as_dict(self) -> dict:
         return {

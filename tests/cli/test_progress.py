@@ -67,3 +67,19 @@ def test_the_library_is_silent_on_a_terminal(monkeypatch: pytest.MonkeyPatch) ->
     # (``compiled.load_for`` may still say, once, that it is compiling: a
     # separate notice, not the search's progress line.)
     assert "solving:" not in err.getvalue()
+
+
+@pytest.mark.parametrize("args", [["generate", "--seed", "7", "--solve"],
+                                  ["generate", "--seed", "7", "--solve", "--solved-only"]])
+def test_a_first_solve_says_it_is_compiling(monkeypatch: pytest.MonkeyPatch, args: list[str]) -> None:
+    # The commands leave ``compiled.load_for``'s notice on (standard error,
+    # terminal or not): a first solve after an install compiles for a minute.
+    # Here the kernels count as not yet loaded and the notice is due at once.
+    from sensor_ghosts.solver import compiled
+
+    monkeypatch.setattr(compiled, "_ready", set())
+    monkeypatch.setattr(compiled, "NOTICE_AFTER", 0.0)
+    r = CliRunner().invoke(main, [*args, "--objective", "turns-only", "--timeout", "5"])
+    assert r.exit_code == 0, r.output
+    assert r.stderr.startswith("sensor-ghosts: compiling the solver's kernels")
+    assert "id: 1p-standard#7" in r.stdout.splitlines()

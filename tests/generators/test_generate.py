@@ -19,6 +19,7 @@ from sensor_ghosts.generators import (
     generate_aimed,
     generate_setup,
     generate_traced,
+    iter_accepted,
     iter_setups,
     predicate,
     sample_cells,
@@ -218,6 +219,33 @@ def test_aimed_filter_objects_and_failure():
 
     with pytest.raises(GenerationFailedError, match="never: 5"):
         generate_aimed(1, filters=[lambda s: True, Never()], max_attempts=5)
+
+
+def test_iter_accepted_walks_the_seeds_in_turn_and_names_the_skipped():
+    def odd(setup):
+        return int(setup.id.split("#")[1]) % 2 == 1
+
+    skipped: list[int] = []
+    kept = list(iter_accepted(40, 3, filters=[odd], max_seeds=10, skipped=skipped))
+    assert [s.id for s in kept] == ["1p-standard#41", "1p-standard#43", "1p-standard#45"]
+    assert kept == [generate_setup(41), generate_setup(43), generate_setup(45)]
+    assert skipped == [40, 42, 44]
+
+
+def test_iter_accepted_is_lazy_and_stops_at_its_seed_limit():
+    seen: list[str] = []
+
+    def log(setup):
+        seen.append(setup.id)
+        return setup.id.endswith("#7")
+
+    it = iter_accepted(5, 2, filters=[log], max_seeds=4)
+    assert seen == []  # nothing generated before the first setup is asked for
+    assert next(it).id == "1p-standard#7"
+    assert seen == ["1p-standard#5", "1p-standard#6", "1p-standard#7"]
+    with pytest.raises(GenerationFailedError, match="1 of 2 setups accepted in 4 attempt") as e:
+        next(it)
+    assert (e.value.found, e.value.wanted, e.value.rejected_by) == (1, 2, {"log": 3})
 
 
 def test_iter_setups_seeds():
