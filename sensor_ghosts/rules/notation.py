@@ -20,7 +20,7 @@ from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import Any
 
-from .cards import CommandCardSet, CommandKind, SectorCard, SectorCardSet, SectorType, Side
+from .cards import START_CARDS, CommandCardSet, CommandKind, SectorCard, SectorCardSet, SectorType, Side
 from .errors import NotationError
 from .geometry import COLS, DOCK, EARTH, ROWS, Direction, Pos, format_pos, on_grid
 from .options import FLAG_NAMES, Difficulty, RuleOptions
@@ -86,31 +86,52 @@ _LETTERS = "EBAO"
 # ----------------------------------------------------------------------------
 
 
-@dataclass(frozen=True)
 class _At:
-    source: str
-    line: int | None = None
-    column: int | None = None
-    path: str | None = None
+    """Where a value stands. A plain class with slots, not a dataclass: a
+    document makes one per token, and ``dataclasses.replace`` is slow. A JSON
+    path is spelt out only when an error names it."""
+
+    __slots__ = ("source", "line", "column", "_path", "_up", "_key")
+
+    def __init__(
+        self, source: str, line: int | None = None, column: int | None = None,
+        path: str | None = None,
+    ) -> None:  # fmt: skip
+        self.source = source
+        self.line = line
+        self.column = column
+        self._path = path
+        self._up: _At | None = None
+        self._key: str | int = ""
+
+    @property
+    def path(self) -> str | None:
+        if self._up is not None:
+            base = self._up.path or ""
+            key = self._key
+            step = f"[{key}]" if isinstance(key, int) else (f".{key}" if base else key)
+            self._path, self._up = base + step, None
+        return self._path
 
     def error(self, message: str, token: str | None = None, offset: int = 0) -> NotationError:
-        if self.path is not None:
-            message = f"{self.path}: {message}"
+        path = self.path
+        if path is not None:
+            message = f"{path}: {message}"
         col = None if self.column is None else self.column + offset
         return NotationError(message, line=self.line, column=col, token=token, source=self.source)
 
     def shifted(self, offset: int) -> _At:
         if self.column is None:
             return self
-        return replace(self, column=self.column + offset)
+        return _At(self.source, self.line, self.column + offset, self.path)
 
     def child(self, key: str | int) -> _At:
-        base = self.path or ""
-        step = f"[{key}]" if isinstance(key, int) else (f".{key}" if base else key)
-        return replace(self, path=base + step)
+        at = _At(self.source, self.line, self.column)
+        at._up, at._key = self, key
+        return at
 
 
-@dataclass
+@dataclass(slots=True)
 class _V:
     """One key's value: ``text`` for scalars, ``items`` for lists, ``groups`` for hands."""
 
@@ -125,7 +146,7 @@ class _V:
 # ----------------------------------------------------------------------------
 
 
-@dataclass
+@dataclass(slots=True)
 class _CellSpec:
     kind: str  # "start" | "card" | "gap"
     at: _At
@@ -167,7 +188,28 @@ def _parse_int(
     return n
 
 
+# What a well-formed cell token says, by (token, state): a grid repeats few
+# tokens, and reading one letter by letter is most of a parse. Bounded, since
+# ids make the tokens of odd input unbounded in number.
+_CELL_CACHE: dict[tuple[str, bool], tuple[Any, ...]] = {}
+_CELL_CACHE_SIZE = 4096
+
+
 def _parse_cell(tok: str, at: _At, *, state: bool) -> _CellSpec:
+    hit = _CELL_CACHE.get((tok, state))
+    if hit is not None:
+        return _CellSpec(hit[0], at, tok, *hit[1:])
+    spec = _read_cell(tok, at, state=state)  # raises on bad form: nothing cached
+    if len(_CELL_CACHE) >= _CELL_CACHE_SIZE:
+        _CELL_CACHE.clear()
+    _CELL_CACHE[tok, state] = (
+        spec.kind, spec.pair, spec.up, spec.card_id, spec.gap_start, spec.sample,
+        spec.seen, spec.ship, spec.pod,
+    )  # fmt: skip
+    return spec
+
+
+def _read_cell(tok: str, at: _At, *, state: bool) -> _CellSpec:
     spec = _CellSpec("card", at, tok)
     i = 0
     if tok.startswith("S"):
@@ -257,16 +299,41 @@ def _parse_cell(tok: str, at: _At, *, state: bool) -> _CellSpec:
     return spec
 
 
+def _index_set(sectors: SectorCardSet) -> tuple[dict, set[int], dict[int, SectorCard]]:
+    by_pair: dict[tuple[SectorType, SectorType], list[int]] = {}
+    for c in sectors.cards:
+        by_pair.setdefault((c.front, c.back), []).append(c.id)
+    # The set's own card objects, reused where a cell names one of them.
+    cards = {c.id: c for c in sectors.cards}
+    for c in START_CARDS:
+        cards.setdefault(c.id, c)
+    return by_pair, {c.id for c in sectors.cards}, cards
+
+
+# A card set's index by the set's identity (the entry keeps the set alive, so
+# the id is not reused); a game reads many states of one set.
+_SET_INDEX: dict[int, tuple[SectorCardSet, dict, set[int], dict[int, SectorCard]]] = {}
+
+
 class _Ids:
     """Card-id assignment shared by the parser and the formatter, so that an
     explicit ``#id`` is written exactly where the implicit rule would differ."""
 
     def __init__(self, sectors: SectorCardSet):
-        self.by_pair: dict[tuple[SectorType, SectorType], list[int]] = {}
-        for c in sectors.cards:
-            self.by_pair.setdefault((c.front, c.back), []).append(c.id)
-        self.set_ids = {c.id for c in sectors.cards}
+        index = _SET_INDEX.get(id(sectors))
+        if index is None or index[0] is not sectors:
+            index = (sectors, *_index_set(sectors))
+            if len(_SET_INDEX) >= 64:
+                _SET_INDEX.clear()
+            _SET_INDEX[id(sectors)] = index
+        _, self.by_pair, self.set_ids, self.cards = index
         self.taken: set[int] = set()
+
+    def card(self, cid: int, front: SectorType, back: SectorType, start: bool) -> SectorCard:
+        c = self.cards.get(cid)
+        if c is not None and c.front is front and c.back is back and c.start is start:
+            return c
+        return SectorCard(cid, front, back, start=start)
 
     def implicit(self, start: bool, pair: tuple[SectorType, SectorType] | None) -> int:
         # [D4] start cards are -1, -2; more of them (an invalid grid) get -3, -4...
@@ -343,7 +410,7 @@ def _build_grid(
             assert pair is not None
             cid = spec.card_id if spec.card_id is not None else ids.implicit(start, pair)
             ids.taken.add(cid)
-            card = SectorCard(cid, pair[0], pair[1], start=start)
+            card = ids.card(cid, pair[0], pair[1], start)
             if spec.kind == "gap":
                 cells.append(Gap(card))
                 continue
@@ -461,8 +528,24 @@ _KEY_RE = re.compile(r"(\s*)([a-z][a-z0-9-]*)(\s*):(.*)")
 _LABEL_RE = re.compile(r"(\s*)([0-9]{1,6})\s*:")  # 6: MAX_DIGITS
 
 
+def _words(text: str) -> list[tuple[str, int]]:
+    """The words of ``text`` (runs of non-space, as ``\\S+``) with their offsets.
+    ``str.split`` and ``find``: several times faster than a regular expression."""
+    out = []
+    i = 0
+    find = text.find
+    for w in text.split():
+        i = find(w, i)
+        out.append((w, i))
+        i += len(w)
+    return out
+
+
 def _tokens(text: str, at: _At) -> list[tuple[str, _At]]:
-    return [(m.group(), at.shifted(m.start())) for m in re.finditer(r"\S+", text)]
+    if at.column is None:
+        return [(w, at) for w in text.split()]
+    src, line, col, path = at.source, at.line, at.column, at.path
+    return [(w, _At(src, line, col + i, path)) for w, i in _words(text)]
 
 
 @dataclass
@@ -603,6 +686,9 @@ def _split_offsets(text: str, sep: str) -> list[tuple[str, int]]:
     return out
 
 
+_HAND_RE = re.compile(r"\||[^\s|]+")
+
+
 def _text_value(key: str, text: str, vat: _At, raw_at: _At) -> _V:
     v = _V(vat, text)
     if not text:
@@ -622,7 +708,7 @@ def _text_value(key: str, text: str, vat: _At, raw_at: _At) -> _V:
                 v.items.append((name, nat))
     elif key == "hands":
         groups: list[list[tuple[str, _At]]] = [[]]
-        for m in re.finditer(r"\||[^\s|]+", text):
+        for m in _HAND_RE.finditer(text):
             if m.group() == "|":
                 groups.append([])
             else:
@@ -759,8 +845,7 @@ def _marked_pos(
     return pos
 
 
-def _discard_entry(tok: str, at: _At, commands: CommandCardSet) -> DiscardEntry:
-    ids = {c.id for c in commands.cards}
+def _discard_entry(tok: str, ids: set[str]) -> DiscardEntry:
     # A trailing arrow is the Fly card's orientation, unless the whole token is
     # itself a card id of the set.
     if len(tok) > 1 and tok[-1] in _ARROW_OF and tok not in ids:
@@ -808,7 +893,8 @@ def _assemble_state(
     if pass_word not in ("1", "2"):
         raise v["pass"].at.error("pass is 1 or 2", pass_word)
     hands = tuple(_ids(g) for g in v["hands"].groups or [])
-    discard = tuple(_discard_entry(t, a, commands) for t, a in v["discard"].items or [])
+    command_ids = {c.id for c in commands.cards}
+    discard = tuple(_discard_entry(t, command_ids) for t, _ in v["discard"].items or [])
     sid = v["id"].text if "id" in v else None
     setup = Setup(grid, options, sectors, commands, None, sid)
     return GameState(
@@ -1081,11 +1167,14 @@ def _jint(val: Any, at: _At) -> str:
     return str(val)
 
 
+_JWORD_RE = re.compile(r"[^\s|]+")
+
+
 def _jword(val: Any, at: _At, dash: bool) -> str:
     """A list item (a card id, a cell): one word the text notation can write back
     (a lone '-' is an empty list there, except in the grid: an unknown gap)."""
     _jtype(val, at, str, "a string")
-    if not re.fullmatch(r"[^\s|]+", val) or (val == "-" and not dash):
+    if not _JWORD_RE.fullmatch(val) or (val == "-" and not dash):
         raise at.error("expected one word (no spaces, no '|', not a lone '-')", val[:40])
     return val
 
@@ -1094,7 +1183,11 @@ def _jlist(
     val: Any, at: _At, what: str = "a list of strings", *, dash: bool = False
 ) -> list[tuple[str, _At]]:
     _jtype(val, at, list, what)
-    return [(_jword(x, at.child(i), dash), at.child(i)) for i, x in enumerate(val)]
+    out = []
+    for i, x in enumerate(val):
+        xat = at.child(i)
+        out.append((_jword(x, xat, dash), xat))
+    return out
 
 
 def _read_json(obj: Any, source: str, want: str) -> _Doc:
