@@ -20,7 +20,15 @@ from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import Any
 
-from .cards import START_CARDS, CommandCardSet, CommandKind, SectorCard, SectorCardSet, SectorType, Side
+from .cards import (
+    START_CARDS,
+    CommandCardSet,
+    CommandKind,
+    SectorCard,
+    SectorCardSet,
+    SectorType,
+    Side,
+)
 from .errors import NotationError
 from .geometry import COLS, DOCK, EARTH, ROWS, Direction, Pos, format_pos, on_grid
 from .options import FLAG_NAMES, Difficulty, RuleOptions
