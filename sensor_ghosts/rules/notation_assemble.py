@@ -3,6 +3,7 @@ text and the JSON form write: what the two forms share above the reader."""
 
 from __future__ import annotations
 
+import functools
 import re
 from typing import Any
 
@@ -22,9 +23,8 @@ from .notation_reader import (
     parse_outcome,
     require,
     rule_flags,
-    tokens,
 )
-from .options import RuleOptions
+from .options import Difficulty, RuleOptions
 from .setup import Deal, Grid, Setup, Slot
 from .state import MAX_SHIELDS, MAX_TURN, TOTAL_ROCK, TOTAL_VIRUS, GameState
 
@@ -43,10 +43,10 @@ _POS_RE = re.compile(r"(-?[0-9]{1,3}),(-?[0-9]{1,3})")
 
 
 def single(v: Value, what: str) -> str:
-    toks = tokens(v.text, v.at)
-    if len(toks) != 1:
+    words = v.text.split()
+    if len(words) != 1:
         raise v.at.error(f"{what} is a single word", v.text)
-    return toks[0][0]
+    return words[0]
 
 
 def _options(values: dict[str, Value]) -> RuleOptions:
@@ -54,7 +54,13 @@ def _options(values: dict[str, Value]) -> RuleOptions:
     players = parse_int(single(p, "players"), p.at, "players", lo=1, hi=4, rule="(§2)")
     d = values["difficulty"]
     level = difficulty(single(d, "difficulty"), d.at)
-    return RuleOptions(players, level).with_flags(rule_flags(values["options"].items or []))
+    return _rule_options(players, level, tuple(rule_flags(values["options"].items or [])))
+
+
+@functools.lru_cache(maxsize=256)
+def _rule_options(players: int, level: Difficulty, flags: tuple[str, ...]) -> RuleOptions:
+    # A few combinations recur in every state of a game; RuleOptions is frozen.
+    return RuleOptions(players, level).with_flags(list(flags))
 
 
 def _ids(items: Tokens) -> tuple[str, ...]:

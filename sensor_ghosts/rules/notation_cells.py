@@ -223,6 +223,23 @@ def canonical_ids(grid: Grid, sectors: SectorCardSet) -> Grid:
     return tuple(reversed(rows))
 
 
+# Cells without a sample, by their card object and face: one state's grid
+# shares them with the states read before it (they are frozen). The entry
+# holds its card, so the card's id cannot be reused while it is cached.
+# Keyed by a bool, not the Side: an Enum's hash is a Python-level call.
+_SLOTS: dict[tuple[int, bool], Slot] = {}
+
+
+def _slot(card: SectorCard, up: Side) -> Slot:
+    key = (id(card), up is Side.FRONT)
+    slot = _SLOTS.get(key)
+    if slot is None:
+        if len(_SLOTS) >= 4096:
+            _SLOTS.clear()
+        slot = _SLOTS[key] = Slot(card, up)
+    return slot
+
+
 def build_grid(
     specs: list[list[CellSpec]], sectors: SectorCardSet
 ) -> tuple[Grid, set[int], list[tuple[Pos, CellSpec]], list[tuple[Pos, CellSpec]]]:
@@ -251,13 +268,13 @@ def build_grid(
             if spec.kind == "gap":
                 cells.append(Gap(card))
                 continue
-            sample = None
-            if spec.sample is not None:
+            if spec.sample is None:
+                cells.append(_slot(card, spec.up))
+            else:
                 virus, sid = spec.sample
                 sid = prev_sample + 1 if sid is None else sid
                 prev_sample = sid
-                sample = Sample(sid, virus)
-            cells.append(Slot(card, spec.up, sample))
+                cells.append(Slot(card, spec.up, Sample(sid, virus)))
             if spec.seen:
                 seen.add(cid)
             if spec.ship:

@@ -77,7 +77,8 @@ class At:
     def shifted(self, offset: int) -> At:
         if self.column is None:
             return self
-        return At(self.source, self.line, self.column + offset, self.path)
+        path = self._path if self._up is None else self.path
+        return At(self.source, self.line, self.column + offset, path)
 
     def child(self, key: str | int) -> At:
         at = At(self.source, self.line, self.column)
@@ -198,7 +199,8 @@ def words(text: str) -> list[tuple[str, int]]:
 def tokens(text: str, at: At) -> Tokens:
     if at.column is None:
         return [(w, at) for w in text.split()]
-    src, line, col, path = at.source, at.line, at.column, at.path
+    src, line, col = at.source, at.line, at.column
+    path = at._path if at._up is None else at.path
     return [(w, At(src, line, col + i, path)) for w, i in words(text)]
 
 
