@@ -43,29 +43,28 @@ CONTROL = re.compile(r"[\x00-\x08\x0b\x0c\x0e-\x1f\x7f]")
 class At:
     """Where a value stands. A plain class with slots, not a dataclass: a
     document makes one per token, and ``dataclasses.replace`` is slow. A JSON
-    path is spelt out only when an error names it."""
+    path is kept as (parent, key) and spelt out only when an error names it."""
 
-    __slots__ = ("source", "line", "column", "_path", "_up", "_key")
+    __slots__ = ("source", "line", "column", "_path")
 
     def __init__(
         self, source: str, line: int | None = None, column: int | None = None,
-        path: str | None = None,
+        path: str | tuple[At, str | int] | None = None,
     ) -> None:  # fmt: skip
         self.source = source
         self.line = line
         self.column = column
         self._path = path
-        self._up: At | None = None
-        self._key: str | int = ""
 
     @property
     def path(self) -> str | None:
-        if self._up is not None:
-            base = self._up.path or ""
-            key = self._key
+        path = self._path
+        if isinstance(path, tuple):
+            up, key = path
+            base = up.path or ""
             step = f"[{key}]" if isinstance(key, int) else (f".{key}" if base else key)
-            self._path, self._up = base + step, None
-        return self._path
+            path = self._path = base + step
+        return path
 
     def error(self, message: str, token: str | None = None, offset: int = 0) -> NotationError:
         path = self.path
@@ -77,13 +76,10 @@ class At:
     def shifted(self, offset: int) -> At:
         if self.column is None:
             return self
-        path = self._path if self._up is None else self.path
-        return At(self.source, self.line, self.column + offset, path)
+        return At(self.source, self.line, self.column + offset, self._path)
 
     def child(self, key: str | int) -> At:
-        at = At(self.source, self.line, self.column)
-        at._up, at._key = self, key
-        return at
+        return At(self.source, self.line, self.column, (self, key))
 
 
 Tokens = list[tuple[str, At]]
@@ -199,8 +195,7 @@ def words(text: str) -> list[tuple[str, int]]:
 def tokens(text: str, at: At) -> Tokens:
     if at.column is None:
         return [(w, at) for w in text.split()]
-    src, line, col = at.source, at.line, at.column
-    path = at._path if at._up is None else at.path
+    src, line, col, path = at.source, at.line, at.column, at._path
     return [(w, At(src, line, col + i, path)) for w, i in words(text)]
 
 
