@@ -2,7 +2,7 @@
 JSON round trip of every state (issue 33).
 
     python benchmarks/random_games.py [--games 10000] [--variants solo,2p,...]
-                                      [--seed 0] [--max-seconds S]
+                                      [--seed 0] [--max-seconds S] [--jobs N]
 
 Each game starts from a generated setup (``generate_setup(seed, options)``,
 with its deal) and plays random legal turns (``tests/rules/test_properties.py``'s
@@ -19,6 +19,10 @@ After every turn it checks:
 - the turn survives ``str``/``parse_turn``, and every player's observation is
   one a real game could show (``check_observation``).
 
+Game ``i`` is seeded by ``seed + i`` whatever process plays it: ``--jobs N``
+shares the games among N worker processes in fixed chunks and merges their
+counts in game order, so the output (timings aside) is the same for any N.
+
 Prints one line per variant: games, turns, crashes (an exception escaping the
 engine), broken invariants, round-trip differences, seconds; exit status 1 when
 any count but games and turns is not 0.
@@ -28,10 +32,12 @@ from __future__ import annotations
 
 import argparse
 import json
+import os
 import random
 import sys
 import time
 import traceback
+from concurrent.futures import ProcessPoolExecutor
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -85,6 +91,15 @@ class Counts:
         if len(self.examples) < 5:
             self.examples.append(f"{what}: {detail}")
 
+    def merge(self, other: Counts) -> None:
+        """Add the counts of games that come after this one's."""
+        self.games += other.games
+        self.turns += other.turns
+        self.crashes += other.crashes
+        self.invariants += other.invariants
+        self.round_trips += other.round_trips
+        self.examples = (self.examples + other.examples)[:5]
+
 
 def _check_state(state, counts: Counts, before=None) -> None:
     try:
@@ -127,6 +142,33 @@ def play_one(seed: int, options: RuleOptions, counts: Counts) -> None:
     counts.games += 1
 
 
+def play_range(name: str, seeds: range, deadline: float | None) -> Counts:
+    """Games of one variant by seed, in order; stops at ``deadline`` (time.time())."""
+    options = VARIANTS[name]
+    counts = Counts()
+    for seed in seeds:
+        if deadline is not None and time.time() > deadline:
+            break
+        play_one(seed, options, counts)
+    return counts
+
+
+def run_variant(name: str, seeds: range, deadline: float | None, pool, jobs: int) -> Counts:
+    if pool is None:
+        return play_range(name, seeds, deadline)
+    # Chunks small enough to balance the workers, large enough to keep the
+    # cost of sending results back low; merged in seed order.
+    size = max(1, min(50, len(seeds) // (jobs * 4)))
+    futures = [
+        pool.submit(play_range, name, seeds[i : i + size], deadline)
+        for i in range(0, len(seeds), size)
+    ]
+    counts = Counts()
+    for f in futures:
+        counts.merge(f.result())
+    return counts
+
+
 def main() -> int:
     ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     ap.add_argument("--games", type=int, default=10_000, help="games per variant")
@@ -134,24 +176,32 @@ def main() -> int:
     ap.add_argument("--seed", type=int, default=0, help="first seed (games use seed, seed+1, ...)")
     ap.add_argument("--max-seconds", type=float, default=None,
                     help="stop each variant after this long (the counts say how many ran)")
+    ap.add_argument("--jobs", type=int, default=1,
+                    help="worker processes (0: one per processor); the counts do not depend on it")
     args = ap.parse_args()
+    names = args.variants.split(",")
+    unknown = [n for n in names if n not in VARIANTS]
+    if unknown:
+        ap.error(f"unknown variant(s) {', '.join(unknown)} (known: {', '.join(VARIANTS)})")
+    jobs = args.jobs if args.jobs > 0 else (os.cpu_count() or 1)
     print("command: python " + " ".join(sys.argv), flush=True)
     failed = False
-    for name in args.variants.split(","):
-        options = VARIANTS[name]
-        counts = Counts()
-        t0 = time.perf_counter()
-        for i in range(args.games):
-            if args.max_seconds is not None and time.perf_counter() - t0 > args.max_seconds:
-                break
-            play_one(args.seed + i, options, counts)
-        secs = time.perf_counter() - t0
-        print(f"{name:22s} games {counts.games:6d}  turns {counts.turns:8d}  crashes {counts.crashes}  "
-              f"broken invariants {counts.invariants}  round-trip differences {counts.round_trips}  "
-              f"{secs:7.1f}s", flush=True)
-        for ex in counts.examples:
-            print("    " + ex.replace("\n", "\n    "), flush=True)
-        failed |= bool(counts.crashes or counts.invariants or counts.round_trips)
+    pool = ProcessPoolExecutor(jobs) if jobs > 1 else None
+    try:
+        for name in names:
+            t0 = time.perf_counter()
+            deadline = None if args.max_seconds is None else time.time() + args.max_seconds
+            counts = run_variant(name, range(args.seed, args.seed + args.games), deadline, pool, jobs)
+            secs = time.perf_counter() - t0
+            print(f"{name:22s} games {counts.games:6d}  turns {counts.turns:8d}  crashes {counts.crashes}  "
+                  f"broken invariants {counts.invariants}  round-trip differences {counts.round_trips}  "
+                  f"{secs:7.1f}s", flush=True)
+            for ex in counts.examples:
+                print("    " + ex.replace("\n", "\n    "), flush=True)
+            failed |= bool(counts.crashes or counts.invariants or counts.round_trips)
+    finally:
+        if pool is not None:
+            pool.shutdown(cancel_futures=True)
     return 1 if failed else 0
 
 

@@ -63,19 +63,33 @@ from pathlib import Path
 from typing import Any
 
 from .cards import CommandCardSet, SectorCardSet, SectorType, Side
-from .errors import NotationError
 from .geometry import COLS, DOCK, EARTH, ROWS, Pos, format_pos, on_grid
-from .notation import (
-    _ARROW_OF,
-    _KEY_RE,
-    MAX_DIGITS,
-    _card_set,
-    _decode,
-    _json_load,
-    _read_row,
-    _tokens,
+from .notation_json import setup_from_json, state_from_json
+from .notation_reader import (
+    LETTERS,
+    At,
+    Document,
+    Value,
+    card_letters,
+    card_set,
+    decode,
+    difficulty,
+    discard_entry,
+    discard_text,
+    header_of,
+    json_load,
+    jtype,
+    named_pos,
+    option_names,
+    parse_outcome,
+    read_document,
+    read_input,
+    require,
+    rule_flags,
+    whole_number,
+    word_list,
 )
-from .notation import _At as _Loc
+from .notation_text import grid_lines, options_lines, parse_setup, parse_state
 from .observation import (
     TOTAL_VIRUS,
     Observation,
@@ -84,8 +98,8 @@ from .observation import (
     check_observation,
     observe,
 )
-from .options import FLAG_NAMES, Difficulty, RuleOptions
-from .state import MAX_TURN, TOTAL_ROCK, DiscardEntry, GameState, Outcome, Status
+from .options import RuleOptions
+from .state import MAX_TURN, TOTAL_ROCK, GameState, Outcome
 
 __all__ = [
     "OBSERVATION_FORMAT",
@@ -107,7 +121,18 @@ _KEYS = (
     "deck", "pass", "outcome",
 )  # fmt: skip
 _REQUIRED = ("players", "difficulty", "shields", "held", "hand", "discard", "deck", "pass")
-_LETTERS = "EBAO"
+_JSON_KEYS = set(_KEYS) - {"hands"} | {"format", "version", "hand_sizes", "grid"}
+_JSON_SCALARS = (
+    ("cards", str, "a card set name"), ("commands", str, "a card set name"),
+    ("player", int, "a whole number"), ("active", int, "a whole number"),
+    ("turn", int, "a whole number"), ("shields", int, "a whole number"),
+    ("held", int, "a whole number"), ("spent", int, "a whole number"),
+    ("rocks", int, "a whole number"), ("lost", int, "a whole number"),
+    ("deck", int, "a whole number"), ("pass", int, "1 or 2"),
+    ("outcome", str, "a string"), ("ship", str, "a position string"),
+    ("pod", str, "a position string"),
+)  # fmt: skip
+_POS_RE = re.compile(r"([0-9]{1,3}),([0-9]{1,3})")
 
 
 # ----------------------------------------------------------------------------
@@ -126,49 +151,23 @@ def _type(ch: str) -> SectorType | None:
     return None if ch == "?" else SectorType(ch.upper())
 
 
-def _parse_cell(tok: str, loc: _Loc) -> _Cell:
-    i: int
-    if tok.startswith("#") or "#" in tok:
-        raise loc.error("card ids ('#') are not part of an observation", tok, tok.index("#"))
+def _parse_cell(tok: str, at: At) -> _Cell:
+    if "#" in tok:
+        raise at.error("card ids ('#') are not part of an observation", tok, tok.index("#"))
     if tok.startswith("-"):
-        body = tok[1:]
-        if body in ("", "?", "??"):
-            return _Cell(SeenGap(None))
-        if body[:1] == "S":
-            raise loc.error("a start card is never removed [D8]", tok, 1)
-        if len(body) == 2 and body[0] in _LETTERS and body[1] == "?":
-            return _Cell(SeenGap(SectorType(body[0])))
-        if len(body) == 2 and body[0] in _LETTERS and body[1].upper() in _LETTERS:
-            raise loc.error(
-                "a gap's back is never seen [D26]: write its front and '?' (e.g. '-E?')", tok, 2
-            )
-        if body[:1] in _LETTERS and body[1:2] in ("", "*", "@", "&"):
-            raise loc.error("a gap is '-' with its card's front and '?' (e.g. '-E?')", tok)
-        if body[:2] and body[2:]:
-            raise loc.error("a gap carries nothing: no sample, ship or pod", tok, 3)
-        raise loc.error("a gap is '-E?' (front E, back unseen) or '-??' (front forgotten)", tok)
+        return _Cell(_parse_gap(tok, at))
+    cell: SeenCard | SeenGap
     if tok.startswith("S"):
-        cell: SeenCard | SeenGap = SeenCard(SectorType.EMPTY, Side.FRONT, SectorType.EMPTY, True)
+        cell = SeenCard(SectorType.EMPTY, Side.FRONT, SectorType.EMPTY, True)
         i = 1
     else:
-        pair = tok[:2]
-        for k, ch in enumerate(pair):
-            if ch != "?" and ch.upper() not in _LETTERS:
-                raise loc.error(
-                    f"unknown cell {ch!r}: a card is two of E, B, A, O or '?' (front then "
-                    "back), 'S' a start card, '-' a gap",
-                    tok,
-                    k,
-                )
-        if len(pair) < 2:
-            raise loc.error("a card is two letters, front then back (e.g. 'A?', 'Ae', 'eA')", tok)
-        a, b = pair
+        a, b = card_letters(tok, at, " or '?'", "'A?', 'Ae', 'eA'", more="?")
         up_front = a.isupper() and (b.islower() or b == "?")
         up_back = b.isupper() and (a.islower() or a == "?")
         if not (up_front or up_back):
             if a == "?" and b == "?":
-                raise loc.error("the face-up side is always visible: write it in upper case", tok)
-            raise loc.error(
+                raise at.error("the face-up side is always visible: write it in upper case", tok)
+            raise at.error(
                 "exactly one side is face up: write it in upper case and the down side in "
                 "lower case, or '?' if unseen (e.g. 'A?', 'Ae', 'eA', '?A')",
                 tok,
@@ -179,23 +178,50 @@ def _parse_cell(tok: str, loc: _Loc) -> _Cell:
             cell = SeenCard(SectorType(b), Side.BACK, _type(a))
         i = 2
     out = _Cell(cell)
+    if _read_suffixes(tok, i, at, out):
+        assert isinstance(cell, SeenCard)
+        out.cell = SeenCard(cell.up, cell.side, cell.down, cell.start, True)
+    return out
+
+
+def _parse_gap(tok: str, at: At) -> SeenGap:
+    body = tok[1:]
+    if body in ("", "?", "??"):
+        return SeenGap(None)
+    if body[:1] == "S":
+        raise at.error("a start card is never removed [D8]", tok, 1)
+    if len(body) == 2 and body[0] in LETTERS and body[1] == "?":
+        return SeenGap(SectorType(body[0]))
+    if len(body) == 2 and body[0] in LETTERS and body[1].upper() in LETTERS:
+        raise at.error(
+            "a gap's back is never seen [D26]: write its front and '?' (e.g. '-E?')", tok, 2
+        )
+    if body[:1] in LETTERS and body[1:2] in ("", "*", "@", "&"):
+        raise at.error("a gap is '-' with its card's front and '?' (e.g. '-E?')", tok)
+    if body[:2] and body[2:]:
+        raise at.error("a gap carries nothing: no sample, ship or pod", tok, 3)
+    raise at.error("a gap is '-E?' (front E, back unseen) or '-??' (front forgotten)", tok)
+
+
+def _read_suffixes(tok: str, i: int, at: At, out: _Cell) -> bool:
+    """The marks after a card, from ``tok[i]`` on; whether it carries a sample."""
     sample = False
     while i < len(tok):
         ch = tok[i]
         if ch == "*":
             nxt = tok[i + 1 : i + 2]
             if nxt in ("v", "r"):
-                raise loc.error("a face-down sample's content is hidden: write '*?'", tok, i)
+                raise at.error("a face-down sample's content is hidden: write '*?'", tok, i)
             if nxt != "?":
-                raise loc.error("a face-down sample is '*?'", tok, i)
+                raise at.error("a face-down sample is '*?'", tok, i)
             if sample:
-                raise loc.error("a card carries at most one sample", tok, i)
+                raise at.error("a card carries at most one sample", tok, i)
             sample = True
             i += 2
             continue
         if ch in "@&":
             if (ch == "@" and out.ship) or (ch == "&" and out.pod):
-                raise loc.error(f"{ch!r} given twice", tok, i)
+                raise at.error(f"{ch!r} given twice", tok, i)
             if ch == "@":
                 out.ship = True
             else:
@@ -203,16 +229,13 @@ def _parse_cell(tok: str, loc: _Loc) -> _Cell:
             i += 1
             continue
         if ch == "!":
-            raise loc.error(
+            raise at.error(
                 "'!' is not used in an observation: write the down side you saw in lower case",
                 tok,
                 i,
             )
-        raise loc.error(f"unexpected {ch!r} in a cell: suffixes are '*?', '@', '&'", tok, i)
-    if sample:
-        assert isinstance(cell, SeenCard)
-        out.cell = SeenCard(cell.up, cell.side, cell.down, cell.start, True)
-    return out
+        raise at.error(f"unexpected {ch!r} in a cell: suffixes are '*?', '@', '&'", tok, i)
+    return sample
 
 
 def _cell_token(cell: SeenCard | SeenGap) -> str:
@@ -230,184 +253,103 @@ def _cell_token(cell: SeenCard | SeenGap) -> str:
 # Reading
 # ----------------------------------------------------------------------------
 
-@dataclass
-class _Val:
-    loc: _Loc
-    text: str = ""
-    items: list[tuple[str, _Loc]] | None = None
+
+def _key_error(kind: str, key: str) -> str | None:
+    return None if key in _KEYS else f"unknown key {key!r} in an observation"
 
 
-@dataclass
-class _Doc:
-    grid: list[list[tuple[str, _Loc]]]  # row 7 first
-    values: dict[str, _Val]
-    end: _Loc
+def _text_value(key: str, text: str, at: At) -> Value:
+    if key in ("hand", "discard", "hands"):
+        return Value(at, text, word_list(text, at))
+    if key == "options":
+        return Value(at, text, option_names(text, at))
+    return Value(at, text)
 
 
-def _read_text(text: str, source: str) -> _Doc:
-    lines = [ln.removesuffix("\r") for ln in text.split("\n")]
-    meaningful = [
-        (n, ln) for n, ln in enumerate(lines, 1) if ln.strip() and not ln.lstrip().startswith("#")
-    ]
-    if not meaningful:
-        raise NotationError(
-            f"empty input: expected the header line '{OBSERVATION_HEADER}'",
-            line=1, column=1, source=source,
-        )  # fmt: skip
-    n, ln = meaningful[0]
-    if " ".join(ln.split()) != OBSERVATION_HEADER:
-        raise NotationError(
-            f"expected the header line '{OBSERVATION_HEADER}'",
-            line=n, column=len(ln) - len(ln.lstrip()) + 1, token=ln.strip(), source=source,
-        )  # fmt: skip
-    last_n, last_ln = meaningful[-1]
-    end = _Loc(source, last_n, len(last_ln) + 1)
-    grid: list[list[tuple[str, _Loc]]] = []
-    values: dict[str, _Val] = {}
-    first: dict[str, int] = {}
-    in_grid = True
-    for n, ln in meaningful[1:]:
-        loc = _Loc(source, n, 1)
-        indent = len(ln) - len(ln.lstrip())
-        km = _KEY_RE.fullmatch(ln)
-        if km is None:
-            if not in_grid:
-                raise loc.error("expected 'key: value' (the grid comes right after the header)",
-                                ln.strip(), indent)  # fmt: skip
-            if len(grid) == ROWS:
-                raise loc.error(f"the grid has more than {ROWS} rows", ln.strip(), indent)
-            grid.append(_read_row(ln, loc, ROWS - len(grid)))
-            continue
-        if in_grid:
-            in_grid = False
-            if len(grid) != ROWS:
-                raise loc.error(
-                    f"the grid has {len(grid)} rows, expected {ROWS} (row 7 first, row 1 last)",
-                    ln.strip(), indent,
-                )  # fmt: skip
-        key, kcol = km.group(2), len(km.group(1))
-        if key not in _KEYS:
-            raise loc.error(f"unknown key {key!r} in an observation", key, kcol)
-        if key in values:
-            raise loc.error(f"duplicate key {key!r} (first on line {first[key]})", key, kcol)
-        first[key] = n
-        raw = km.group(4)
-        vloc = loc.shifted(km.end(3) + 1 + len(raw) - len(raw.lstrip()))
-        text_v = raw.strip()
-        if not text_v:
-            raise vloc.error(f"missing value for {key!r}", "")
-        val = _Val(vloc, text_v)
-        if key in ("hand", "discard", "hands"):
-            toks = _tokens(text_v, vloc)
-            if len(toks) == 1 and toks[0][0] == "-":
-                toks = []
-            for tok, tloc in toks:
-                if tok == "-":
-                    raise tloc.error("'-' stands alone for an empty list", tok)
-            val.items = toks
-        elif key == "options":
-            val.items = []
-            if text_v != "none":
-                off = 0
-                for piece in text_v.split(","):
-                    name = piece.strip()
-                    nloc = vloc.shifted(off + len(piece) - len(piece.lstrip()))
-                    if not name:
-                        raise nloc.error("empty option name in the comma list", text_v)
-                    val.items.append((name, nloc))
-                    off += len(piece) + 1
-        values[key] = val
-    if in_grid:
-        raise end.error(
-            f"the grid has {len(grid)} rows, expected {ROWS}, and no 'key: value' lines follow"
-        )
-    return _Doc(grid, values, end)
+def _read_text(text: str, source: str) -> Document:
+    def any_kind(kind: str, at: At, header: str) -> None:
+        return None
+
+    headers = {OBSERVATION_HEADER: "observation"}
+    return read_document(text, source, headers, any_kind, _key_error, _text_value)
 
 
-def _read_json(obj: Any, source: str) -> _Doc:
-    root = _Loc(source, path="")
-    if isinstance(obj, (str, bytes)):
-        obj = _json_load(obj, source)
+def _json_grid(rows: Any, gat: At) -> list[list[tuple[str, At]]]:
+    if not isinstance(rows, list) or len(rows) != ROWS:
+        raise gat.error(f"expected a list of {ROWS} rows (row 7 first)")
+    grid = []
+    for i, row in enumerate(rows):
+        rat = gat.child(i)
+        if (
+            not isinstance(row, list)
+            or len(row) != COLS
+            or not all(isinstance(x, str) for x in row)
+        ):
+            raise rat.error(f"expected a list of {COLS} cell strings")
+        grid.append([(x, rat.child(j)) for j, x in enumerate(row)])
+    return grid
+
+
+def _json_list(key: str, val: Any, at: At) -> Value:
+    """A list of strings (hand sizes: of whole numbers too) as a word list."""
+    if not isinstance(val, list):
+        raise at.error("expected a list", json.dumps(val)[:40])
+    items = []
+    for i, x in enumerate(val):
+        if isinstance(x, int) and not isinstance(x, bool) and key == "hands":
+            x = str(x)
+        if not isinstance(x, str):
+            raise at.child(i).error("expected a string", json.dumps(x)[:40])
+        items.append((x, at.child(i)))
+    return Value(at, " ".join(t for t, _ in items) or "-", items)
+
+
+def _json_head(obj: Any, root: At) -> None:
     if not isinstance(obj, dict):
         raise root.error("an observation in JSON is an object", json.dumps(obj)[:40])
     if obj.get("format") != OBSERVATION_FORMAT:
         raise root.child("format").error(
             f"expected {OBSERVATION_FORMAT!r}", json.dumps(obj.get("format"))
         )
-    json_keys = set(_KEYS) - {"hands", "rocks", "deck", "pass"} | {
-        "format", "version", "hand_sizes", "rocks", "deck", "pass", "grid",
-    }  # fmt: skip
     for k in obj:
-        if k not in json_keys:
+        if k not in _JSON_KEYS:
             raise root.child(k).error("unknown key in an observation", k)
     if obj.get("version") != JSON_VERSION or isinstance(obj.get("version"), bool):
         raise root.child("version").error(
             f"unsupported version (this library reads version {JSON_VERSION})",
             json.dumps(obj.get("version")),
         )
-    gloc = root.child("grid")
-    rows = obj.get("grid")
-    if not isinstance(rows, list) or len(rows) != ROWS:
-        raise gloc.error(f"expected a list of {ROWS} rows (row 7 first)")
-    grid = []
-    for i, row in enumerate(rows):
-        rloc = gloc.child(i)
-        if (
-            not isinstance(row, list)
-            or len(row) != COLS
-            or not all(isinstance(x, str) for x in row)
-        ):
-            raise rloc.error(f"expected a list of {COLS} cell strings")
-        grid.append([(x, rloc.child(j)) for j, x in enumerate(row)])
-    values: dict[str, _Val] = {}
 
-    def scalar(key: str, val: Any, kind: type, what: str, jkey: str | None = None) -> None:
-        loc = root.child(jkey or key)
-        if not isinstance(val, kind) or (kind is int and isinstance(val, bool)):
-            raise loc.error(f"expected {what}", json.dumps(val)[:40])
-        values[key] = _Val(loc, str(val))
 
-    def strlist(key: str, val: Any, jkey: str | None = None) -> None:
-        loc = root.child(jkey or key)
-        if not isinstance(val, list):
-            raise loc.error("expected a list", json.dumps(val)[:40])
-        items = []
-        for i, x in enumerate(val):
-            if isinstance(x, int) and not isinstance(x, bool) and key == "hands":
-                x = str(x)
-            if not isinstance(x, str):
-                raise loc.child(i).error("expected a string", json.dumps(x)[:40])
-            items.append((x, loc.child(i)))
-        values[key] = _Val(loc, " ".join(t for t, _ in items) or "-", items)
-
-    opts = obj.get("options")
-    oloc = root.child("options")
+def _json_options(opts: Any, oat: At, values: dict[str, Value]) -> None:
     if not isinstance(opts, dict):
-        raise oloc.error("expected an object {players, difficulty, flags}")
+        raise oat.error("expected an object {players, difficulty, flags}")
     for k in opts:
         if k not in ("players", "difficulty", "flags"):
-            raise oloc.child(k).error("unknown key in options", k)
-    if "players" in opts:
-        scalar("players", opts["players"], int, "a whole number", "options.players")
-    if "difficulty" in opts:
-        scalar("difficulty", opts["difficulty"], str, "a string", "options.difficulty")
-    strlist("options", opts.get("flags", []), "options.flags")
-    for k, kind, what in (
-        ("cards", str, "a card set name"), ("commands", str, "a card set name"),
-        ("player", int, "a whole number"), ("active", int, "a whole number"),
-        ("turn", int, "a whole number"), ("shields", int, "a whole number"),
-        ("held", int, "a whole number"), ("spent", int, "a whole number"),
-        ("rocks", int, "a whole number"), ("lost", int, "a whole number"),
-        ("deck", int, "a whole number"), ("pass", int, "1 or 2"),
-        ("outcome", str, "a string"), ("ship", str, "a position string"),
-        ("pod", str, "a position string"),
-    ):  # fmt: skip
+            raise oat.child(k).error("unknown key in options", k)
+    for k, kind, what in (("players", int, "a whole number"), ("difficulty", str, "a string")):
+        if k in opts:
+            kat = oat.child(k)
+            values[k] = Value(kat, str(jtype(opts[k], kat, kind, what)))
+    values["options"] = _json_list("options", opts.get("flags", []), oat.child("flags"))
+
+
+def _read_json(obj: Any, source: str) -> Document:
+    root = At(source, path="")
+    if isinstance(obj, (str, bytes)):
+        obj = json_load(obj, source)
+    _json_head(obj, root)
+    grid = _json_grid(obj.get("grid"), root.child("grid"))
+    values: dict[str, Value] = {}
+    _json_options(obj.get("options"), root.child("options"), values)
+    for k, kind, what in _JSON_SCALARS:
         if obj.get(k) is not None:
-            scalar(k, obj[k], kind, what)
+            kat = root.child(k)
+            values[k] = Value(kat, str(jtype(obj[k], kat, kind, what)))
     for k, jk in (("hand", "hand"), ("discard", "discard"), ("hands", "hand_sizes")):
         if obj.get(jk) is not None:
-            strlist(k, obj[jk], jk)
-    return _Doc(grid, values, root)
+            values[k] = _json_list(k, obj[jk], root.child(jk))
+    return Document("observation", grid, values, root)
 
 
 # ----------------------------------------------------------------------------
@@ -415,56 +357,94 @@ def _read_json(obj: Any, source: str) -> _Doc:
 # ----------------------------------------------------------------------------
 
 
-def _int(v: _Val, what: str, lo: int | None = None, hi: int | None = None) -> int:
-    # ASCII digits only, and few of them: the state notation's rule (MAX_DIGITS).
-    if not re.fullmatch(r"-?[0-9]+", v.text):
-        raise v.loc.error(f"{what} must be a whole number (digits 0-9)", v.text[:40])
-    if len(v.text.lstrip("-")) > MAX_DIGITS:
-        raise v.loc.error(f"{what} is too large ({len(v.text.lstrip('-'))} digits)", v.text[:40])
-    n = int(v.text)
+def _int(v: Value, what: str, lo: int | None = None, hi: int | None = None) -> int:
+    n = whole_number(v.text, v.at, what)
     if (lo is not None and n < lo) or (hi is not None and n > hi):
         rng = f"{lo} to {hi}" if hi is not None else f"{lo} or more"
-        raise v.loc.error(f"{what} must be {rng}, got {n}", v.text)
+        raise v.at.error(f"{what} must be {rng}, got {n}", v.text)
     return n
 
 
-def _pos(v: _Val) -> Pos:
-    if v.text == "dock":
-        return DOCK
-    if v.text == "earth":
-        return EARTH
-    m = re.fullmatch(r"([0-9]{1,3}),([0-9]{1,3})", v.text)
+def _pos(v: Value) -> Pos:
+    pos = named_pos(v.text)
+    if pos is not None:
+        return pos
+    m = _POS_RE.fullmatch(v.text)
     if not m or not on_grid((int(m.group(1)), int(m.group(2)))):
-        raise v.loc.error("a position is dock, earth or row,col (row 1..7, col 1..5)", v.text)
+        raise v.at.error("a position is dock, earth or row,col (row 1..7, col 1..5)", v.text)
     return (int(m.group(1)), int(m.group(2)))
 
 
+def _options(v: dict[str, Value]) -> RuleOptions:
+    players = _int(v["players"], "players", 1, 4)
+    level = difficulty(v["difficulty"].text, v["difficulty"].at)
+    items = (v["options"].items if "options" in v else None) or []
+    return RuleOptions(players, level).with_flags(rule_flags(items))
+
+
+def _named_set(v: Value | None, given, default, what: str):
+    if v is None:
+        return card_set("default", None, given, default, what)
+    return card_set(v.text, v.at, given, default, what)
+
+
+def _marked(v: Value | None, cells: list[list[_Cell]], what: str, sym: str, end: At) -> Pos | None:
+    marks = [
+        (ROWS - i, j + 1)
+        for i, row in enumerate(cells)
+        for j, c in enumerate(row)
+        if (c.ship if sym == "@" else c.pod)
+    ]
+    if len(marks) > 1:
+        raise end.error(f"the {what} is marked {sym!r} twice in the grid")
+    if marks and v is not None:
+        raise v.at.error(f"the {what} is already marked with {sym!r} in the grid", v.text)
+    if marks:
+        return marks[0]
+    if v is None or v.text == "-":
+        return None
+    return _pos(v)
+
+
+def _cards(v: dict[str, Value], commands: CommandCardSet):
+    """The hand and the discard pile, each card one of the set's."""
+    ids = {c.id for c in commands.cards}
+    hand = tuple(t for t, _ in v["hand"].items or [])
+    for tok, tat in v["hand"].items or []:
+        if tok not in ids:
+            raise tat.error("not a command card of this card set", tok)
+    discard = []
+    for tok, tat in v["discard"].items or []:
+        entry = discard_entry(tok, ids)
+        if entry.card not in ids:
+            raise tat.error("not a command card of this card set", tok)
+        discard.append(entry)
+    return hand, tuple(discard)
+
+
+def _hand_sizes(v: dict[str, Value], players: int, hand: tuple[str, ...], end: At):
+    if "hands" in v:
+        sizes = tuple(_int(Value(at, t), "a hand size", 0) for t, at in v["hands"].items or [])
+        if len(sizes) != players:
+            raise v["hands"].at.error(
+                f"give one hand size per player ({players})", v["hands"].text
+            )
+        return sizes
+    if players == 1:
+        return (len(hand),)
+    raise end.error("missing required key 'hands' (every player's hand size)")
+
+
 def _assemble(
-    doc: _Doc, sector_cards: SectorCardSet | None, command_cards: CommandCardSet | None
+    doc: Document, sector_cards: SectorCardSet | None, command_cards: CommandCardSet | None
 ) -> Observation:
     v = doc.values
-    for k in _REQUIRED:
-        if k not in v:
-            raise doc.end.error(f"missing required key {k!r}")
-    players = _int(v["players"], "players", 1, 4)
-    try:
-        difficulty = Difficulty(v["difficulty"].text)
-    except ValueError:
-        raise v["difficulty"].loc.error(
-            "difficulty is introductory, standard or advanced", v["difficulty"].text
-        ) from None
-    flags: list[str] = []
-    for name, nloc in (v["options"].items if "options" in v else None) or []:
-        if name not in FLAG_NAMES:
-            raise nloc.error(f"unknown rule option (known: {', '.join(FLAG_NAMES)}, or none)", name)
-        if name in flags:
-            raise nloc.error("rule option listed twice", name)
-        flags.append(name)
-    options = RuleOptions(players, difficulty).with_flags(flags)
+    require(v, _REQUIRED, doc.end)
+    options = _options(v)
+    players = options.players
     sectors = _named_set(v.get("cards"), sector_cards, SectorCardSet.default, "sector")
     commands = _named_set(v.get("commands"), command_cards, CommandCardSet.default, "command")
-
-    cells: list[list[_Cell]] = [[_parse_cell(t, loc) for t, loc in row] for row in doc.grid]
+    cells: list[list[_Cell]] = [[_parse_cell(t, at) for t, at in row] for row in doc.grid]
     grid = tuple(tuple(c.cell for c in row) for row in reversed(cells))
     ship = _marked(v.get("ship"), cells, "ship", "@", doc.end)
     if ship is None:
@@ -478,39 +458,11 @@ def _assemble(
     spent = _int(v["spent"], "spent", 0, TOTAL_VIRUS) if "spent" in v else 0
     rocks = _int(v["rocks"], "rocks", 0, TOTAL_ROCK) if "rocks" in v else 0
     lost = _int(v["lost"], "lost", 0, TOTAL_VIRUS + TOTAL_ROCK) if "lost" in v else 0
-    hand = tuple(t for t, _ in v["hand"].items or [])
-    ids = {c.id for c in commands.cards}
-    for tok, tloc in v["hand"].items or []:
-        if tok not in ids:
-            raise tloc.error("not a command card of this card set", tok)
-    discard = []
-    for tok, tloc in v["discard"].items or []:
-        if len(tok) > 1 and tok[-1] in _ARROW_OF and tok not in ids:
-            card, arrow = tok[:-1], _ARROW_OF[tok[-1]]
-        else:
-            card, arrow = tok, None
-        if card not in ids:
-            raise tloc.error("not a command card of this card set", tok)
-        discard.append(DiscardEntry(card, arrow))
-    if "hands" in v:
-        sizes = tuple(_int(_Val(loc, t), "a hand size", 0) for t, loc in v["hands"].items or [])
-        if len(sizes) != players:
-            raise v["hands"].loc.error(
-                f"give one hand size per player ({players})", v["hands"].text
-            )
-    elif players == 1:
-        sizes = (len(hand),)
-    else:
-        raise doc.end.error("missing required key 'hands' (every player's hand size)")
+    hand, discard = _cards(v, commands)
+    sizes = _hand_sizes(v, players, hand, doc.end)
     deck = _int(v["deck"], "deck", 0)
     pass_n = _int(v["pass"], "pass", 1, 2)
-    outcome = Outcome()
-    if "outcome" in v:
-        m = re.fullmatch(r"(ongoing|won|lost)(?:\s*:\s*(.*))?", v["outcome"].text, re.S)
-        if not m:
-            raise v["outcome"].loc.error("outcome is 'ongoing', 'won' or 'lost: reason'",
-                                         v["outcome"].text)  # fmt: skip
-        outcome = Outcome(Status(m.group(1)), (m.group(2) or "").strip())
+    outcome = parse_outcome(v["outcome"]) if "outcome" in v else Outcome()
     return Observation(
         player=player,
         options=options,
@@ -521,7 +473,7 @@ def _assemble(
         held=held,
         hand=hand,
         hand_sizes=sizes,
-        discard=tuple(discard),
+        discard=discard,
         deck_size=deck,
         second_pass=pass_n == 2,
         active=active,
@@ -533,30 +485,6 @@ def _assemble(
         sector_cards=sectors,
         command_cards=commands,
     )
-
-
-def _named_set(v: _Val | None, given, default, what: str):
-    if v is None:
-        return _card_set("default", None, given, default, what)
-    return _card_set(v.text, v.loc, given, default, what)
-
-
-def _marked(v: _Val | None, cells: list[list[_Cell]], what: str, sym: str, end: _Loc) -> Pos | None:
-    marks = [
-        (ROWS - i, j + 1)
-        for i, row in enumerate(cells)
-        for j, c in enumerate(row)
-        if (c.ship if sym == "@" else c.pod)
-    ]
-    if len(marks) > 1:
-        raise end.error(f"the {what} is marked {sym!r} twice in the grid")
-    if marks and v is not None:
-        raise v.loc.error(f"the {what} is already marked with {sym!r} in the grid", v.text)
-    if marks:
-        return marks[0]
-    if v is None or v.text == "-":
-        return None
-    return _pos(v)
 
 
 # ----------------------------------------------------------------------------
@@ -573,7 +501,7 @@ def parse_observation(
 ) -> Observation:
     """Parse the text form. Form only: ``check_observation`` (or
     ``load_observation``) judges consistency."""
-    doc = _read_text(_decode(text, source), source)
+    doc = _read_text(decode(text, source), source)
     return _assemble(doc, sector_cards, command_cards)
 
 
@@ -603,27 +531,13 @@ def _tokens_of(obs: Observation) -> list[list[str]]:
     return out
 
 
-def _discard_text(e: DiscardEntry) -> str:
-    return e.card + (e.arrow.arrow if e.arrow is not None else "")
-
-
 def format_observation(obs: Observation) -> str:
     """The canonical text form (ends with a newline); ``parse_observation`` reads it
     back equal."""
-    tokens = _tokens_of(obs)
-    widths = [max(len(row[c]) for row in tokens) for c in range(COLS)]
-    lines = [OBSERVATION_HEADER]
-    for i, row in enumerate(tokens):
-        lines.append(
-            f"{ROWS - i}: " + " ".join(t.ljust(widths[c]) for c, t in enumerate(row)).rstrip()
-        )
-    o = obs.options
+    lines = [OBSERVATION_HEADER] + grid_lines(_tokens_of(obs))
+    # The set names as they are: an observation's formatter never refused one.
+    lines += options_lines(obs.options, obs.sector_cards, obs.command_cards, checked=False)
     lines += [
-        f"players: {o.players}",
-        f"difficulty: {o.difficulty.value}",
-        "options: " + (", ".join(o.flags()) or "none"),
-        f"cards: {obs.sector_cards.name}",
-        f"commands: {obs.command_cards.name}",
         f"player: {obs.player + 1}",
         f"active: {obs.active + 1}",
         f"turn: {obs.turn}",
@@ -640,7 +554,7 @@ def format_observation(obs: Observation) -> str:
         f"lost: {obs.unseen_lost}",
         "hand: " + (" ".join(obs.hand) or "-"),
         "hands: " + " ".join(str(n) for n in obs.hand_sizes),
-        "discard: " + (" ".join(_discard_text(e) for e in obs.discard) or "-"),
+        "discard: " + (" ".join(discard_text(e) for e in obs.discard) or "-"),
         f"deck: {obs.deck_size}",
         f"pass: {2 if obs.second_pass else 1}",
         f"outcome: {obs.outcome}",
@@ -671,7 +585,7 @@ def observation_to_json(obs: Observation) -> dict:
         "lost": obs.unseen_lost,
         "hand": list(obs.hand),
         "hand_sizes": list(obs.hand_sizes),
-        "discard": [_discard_text(e) for e in obs.discard],
+        "discard": [discard_text(e) for e in obs.discard],
         "deck": obs.deck_size,
         "pass": 2 if obs.second_pass else 1,
         "outcome": str(obs.outcome),
@@ -691,45 +605,24 @@ def load_observation(
 
     Bad form raises ``NotationError``; with ``check`` an observation no game could
     show raises ``InconsistentObservationError``."""
-    if isinstance(path_or_text, Path) or (
-        isinstance(path_or_text, str) and "\n" not in path_or_text
-        and not path_or_text.lstrip().startswith("{")
-    ):  # fmt: skip
-        source = str(path_or_text)
-        try:
-            data: str | bytes = Path(path_or_text).read_bytes()
-        except (OSError, ValueError) as e:
-            raise NotationError(f"cannot read file: {getattr(e, 'strerror', None) or e}",
-                                source=source) from None  # fmt: skip
-    else:
-        source, data = "<text>", path_or_text
-    text = _decode(data, source)
+    source, data = read_input(path_or_text, lambda s: "\n" in s or s.lstrip().startswith("{"))
+    text = decode(data, source)
     kw: dict[str, Any] = {"sector_cards": sector_cards, "command_cards": command_cards}
     obs: Observation
     if text.lstrip().startswith("{"):
-        obj = _json_load(text, source)
-        if isinstance(obj, dict) and obj.get("format") == "sensor-ghosts/state":
-            from .notation import state_from_json
-
+        obj = json_load(text, source)
+        fmt = obj.get("format") if isinstance(obj, dict) else None
+        if fmt == "sensor-ghosts/state":
             obs = _observe_state(state_from_json(obj, source=source, **kw))
-        elif isinstance(obj, dict) and obj.get("format") == "sensor-ghosts/setup":
-            from .notation import setup_from_json
-
+        elif fmt == "sensor-ghosts/setup":
             obs = _observe_state(_opening(setup_from_json(obj, source=source, **kw)))
         else:
             obs = observation_from_json(obj, source=source, **kw)
     else:
-        head = next(
-            (" ".join(ln.split()) for ln in text.split("\n")
-             if ln.strip() and not ln.lstrip().startswith("#")), "",
-        )  # fmt: skip
+        head = header_of(text)
         if head == "sensor-ghosts state":
-            from .notation import parse_state
-
             obs = _observe_state(parse_state(text, source=source, **kw))
         elif head == "sensor-ghosts setup":
-            from .notation import parse_setup
-
             obs = _observe_state(_opening(parse_setup(text, source=source, **kw)))
         else:
             obs = parse_observation(text, source=source, **kw)

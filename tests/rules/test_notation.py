@@ -617,3 +617,45 @@ def test_load_text_never_reads_a_path():
     assert load_text(STATE_TEXT.encode()) == parse_state(STATE_TEXT)
     e = _err(load_text, "/etc/hostname")
     assert "header" in str(e)
+
+
+# ------------------------------------------------- the shared reader's caches
+
+
+def test_a_cell_read_before_is_placed_where_it_now_stands():
+    # Cells are remembered by their text: a remembered cell still reports the
+    # line and column where it stands this time, and a state's mark is still
+    # refused in a setup after a state used it.
+    parse_state(STATE_TEXT.replace("7: Ee  ", "7: Ee! ", 1))
+    twice = STATE_TEXT.replace("3: Eo   Bb", "3: Eo!@ Bb", 1)
+    e = _err(parse_state, twice)
+    assert "ship is marked twice" in str(e)
+    assert (e.line, e.column, e.token) == (7, 4, "Eo!@")
+    e = _err(parse_state, STATE_TEXT.replace("6: Eb  ", "6: Ab#x", 1))
+    assert (e.line, e.column, e.token) == (3, 6, "Ab#x")
+    setup_with_mark = SETUP_TEXT.replace("Ee ", "Ee!", 1)
+    assert setup_with_mark != SETUP_TEXT
+    e = _err(parse_setup, setup_with_mark)
+    assert "belongs to a state, not a setup" in str(e)
+
+
+def test_a_json_error_names_its_whole_path():
+    obj = state_to_json(parse_state(STATE_TEXT))
+    obj["grid"][2][3] = "Zz"
+    e = _err(state_from_json, obj)
+    assert e.reason.startswith("grid[2][3]: unknown cell 'Z'")
+    obj = state_to_json(parse_state(STATE_TEXT))
+    obj["hands"][1] = ["F1", 7]
+    e = _err(state_from_json, obj)
+    assert e.reason.startswith("hands[1][1]: expected a string")
+
+
+def test_an_observation_with_a_grid_and_no_keys_says_so():
+    from sensor_ghosts.rules.observation import observe
+    from sensor_ghosts.rules.observation_notation import format_observation, parse_observation
+
+    text = format_observation(observe(parse_state(STATE_TEXT), 0))
+    grid_only = "\n".join(text.split("\n")[:8]) + "\n"
+    e = _err(parse_observation, grid_only)
+    assert e.reason == "expected 'key: value' lines after the grid"
+    assert (e.line, e.column) == (8, len(text.split("\n")[7]) + 1)
