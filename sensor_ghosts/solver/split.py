@@ -128,7 +128,6 @@ __all__ = [
     "ANY_PEEK", "NO_CARDS", "ONE_OF_EACH", "SCAN", "SKIP", "GridHalf", "after_payment", "applies", "as_state",
     "fewest_cards", "grid_key", "hand_payments", "lazy_payments", "next_grids", "solo_payments",
 ]
-_ONE_OF_EACH = ONE_OF_EACH
 
 # ``fewest_cards``' payments shared by card states alike (``keyed``), kept
 # across solves: a lone player's by places in the hand are a function of the
