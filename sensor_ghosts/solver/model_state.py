@@ -13,7 +13,8 @@ FLY, PEEK, FLIP, SHIFT, SHIELDS = "fly", "peek", "flip", "shift", "shields"
 # (``Model.enter_row``).
 SHIFT_TAG = 1 << 40
 ALL_ROWS = (1 << 7) - 1
-# Indices into a model state tuple.
+# Indices into a model state tuple. (A plain tuple, not a NamedTuple: one
+# is built for every successor, and a NamedTuple is slower to build.)
 SHIP, POD, SHL, HELD, ROT, MASKS, SAMPLES, HANDS, DECK, DISC, HEAD, PASS2, ACTIVE, PEND = range(14)
 
 KIND_FLY, KIND_DS, KIND_SH, KIND_WILD = 0, 1, 2, 3
