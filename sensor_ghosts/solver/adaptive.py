@@ -40,6 +40,7 @@ from collections.abc import Callable
 
 from . import split
 from .model import DECK, HANDS, PASS2, PEND, POD, Model
+from .model_state import Root
 from .search import Heuristic
 
 
@@ -88,11 +89,11 @@ class SureWin:
         self._pays: dict[tuple, dict] = {}
         self._draws: dict[tuple, list] = {}
 
-    def within(self, roots: list[tuple], turns: int) -> bool | None:
+    def within(self, roots: list[Root], turns: int) -> bool | None:
         """Whether from every model state of ``roots`` (e.g. one per opening
         hand) some strategy wins within ``turns`` turns whatever is drawn;
         None when the budget ran out first."""
-        relaxed = self.grid.h.relaxed
+        relaxed = self.grid.relaxed_bound()
         outer = relaxed.deadline
         if self.deadline is not None:
             # A relaxed search still running then stops with a weaker bound.
@@ -124,7 +125,8 @@ class SureWin:
                 if won:
                     ranked.setdefault(pc, []).append((-1, True, ()))
                     continue
-                nexts = [(b, g2) for g2 in split.next_grids(end) if left > 1 and (b := bound(g2, left - 1)) < left]
+                nexts = [(b, g2) for g2 in split.next_grids(end)
+                         if g2 is not None and left > 1 and (b := bound(g2, left - 1)) < left]
                 nexts.sort(key=_first)
                 if nexts:
                     ranked.setdefault(pc, []).append((nexts[0][0], False, tuple(g2 for _b, g2 in nexts)))

@@ -14,6 +14,7 @@ from ..rules.validation import check_playable, check_shape
 from . import compiled, lazy_draws, split
 from .expected import solve_expected
 from .model import Model
+from .model_state import Root
 from .plan import build_plan, dealt_of
 from .result import Mode, Objective, SolveResult, SolverInputError, Status
 from .search import Heuristic, SearchOutcome, TtyProgress, astar
@@ -55,8 +56,8 @@ def cyclic_gc_paused() -> Iterator[None]:
 
     A search allocates millions of tuples, so the collector runs often, and
     each full collection walks every container in the process (Numba's
-    compiled kernel alone leaves some 90,000): 50-70 ms each, about a tenth of
-    a deal-mode solve's time (16 % in open mode) on setups 0-39. The solver
+    compiled kernel alone leaves some 90,000), a good part of a solve's
+    time (docs/SOLVER-HISTORY.md). The solver
     makes no reference cycles (``tests/solver/test_solver.py`` checks), so
     reference counting frees all it drops and nothing piles up meanwhile."""
     was = gc.isenabled()
@@ -100,8 +101,8 @@ def solve(
     ``timeout`` in seconds, ``max_states``) end the search with status 'unknown'
     and the best bound found. ``max_turns`` limits the plans considered (then
     'unsolvable' means 'not within max_turns'). The first solve in a process
-    first loads the compiled kernels (``compiled.load_for``: half a second,
-    a minute's compile after an install), outside ``timeout`` and the
+    first loads the compiled kernels (``compiled.load_for``; after an
+    install it compiles them), outside ``timeout`` and the
     result's ``seconds``. Every returned plan has been
     replayed through the rules engine. Python's cyclic garbage collector is
     paused while it runs and restored after (``cyclic_gc_paused``).
@@ -124,7 +125,7 @@ def solve(
             return solve_expected(start, fresh, max_nodes=max_nodes, timeout=timeout, progress=progress, t0=t0)
         model = Model(start, mode)
         if mode == Mode.OPEN and fresh:
-            roots = [(st, ("deal", dealt)) for st, dealt in model.open_roots()]
+            roots: list[Root] = [(st, ("deal", dealt)) for st, dealt in model.open_roots()]
         else:
             roots = [(model.root_state(), None)]
         if split.applies(model, roots) and (objective == Objective.TURNS or (
@@ -137,6 +138,13 @@ def solve(
     finally:
         if isinstance(progress, TtyProgress):
             progress.end()
+    return _result(model, out, instance, deal, mode, objective, t0)
+
+
+def _result(model: Model, out: SearchOutcome, instance: Setup | GameState, deal: Deal | None, mode: str,
+            objective: str, t0: float) -> SolveResult:
+    """``solve``'s answer from the search's outcome ``out``: the plan built
+    and replayed through the rules engine where it found one."""
     plan = None
     turns = cards = None
     if out.status == Status.SOLVED:
@@ -157,7 +165,7 @@ def solve(
     )
 
 
-def _split_solve(model: Model, roots: list, t0: float, timeout: float | None, max_nodes: int | None,
+def _split_solve(model: Model, roots: list[Root], t0: float, timeout: float | None, max_nodes: int | None,
                  max_states: int, progress: Callable[[dict], None] | None,
                  max_turns: int | None, any_cards: bool = False) -> SearchOutcome:
     """The full objective with the grid's and the cards' halves of a turn

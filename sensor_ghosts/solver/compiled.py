@@ -2,10 +2,11 @@
 
 Numba compiles a kernel (``relaxed_kernel.search`` and ``static_table``,
 ``grid_kernel.next_grids``) at its first call in a process: it loads it from
-Numba's cache in about half a second, or, the first time after an install or
-a change of the code, compiles it in about a minute. Made inside a solve, that
-first call would spend the caller's time limit: on a fresh install ``verify
---timeout 5`` answered 'unknown' after 37 s of compiling. ``load_for`` makes
+Numba's cache, or, the first time after an install or a change of the code,
+compiles it, which takes far longer (docs/SOLVER-HISTORY.md has the times). Made
+inside a solve, that first call would spend the caller's time limit: on a
+fresh install ``verify --timeout 5`` answered 'unknown' after compiling for
+many times its limit. ``load_for`` makes
 the first calls on the instance at hand, before the caller starts its clock,
 and says on standard error what is happening when it takes long.
 """

@@ -58,6 +58,7 @@ from ..rules.state import GameState, initial_state, random_deal
 from . import split
 from .adaptive import SureWin
 from .model import DECK, DISC, HANDS, PASS2, PEND, Branch, Model, pay_class
+from .model_state import Root
 from .plan import build_plan, dealt_of
 from .result import SolveResult, SolverInputError
 from .search import INF, Heuristic, astar
@@ -203,7 +204,7 @@ class FlightPath:
 def flight_needs(model: Model, path: list) -> list[tuple[tuple, Branch]]:
     """What each turn of a plan's path (as ``search.astar`` returns it, in a
     lazy model) asks of the cards: ``FlightPath.needs``."""
-    out = []
+    out: list[tuple[tuple, Branch]] = []
     for i in range(1, len(path)):
         cmd = path[i][1][1]
         base = model.branch_of(path[i - 1][0])
@@ -224,7 +225,7 @@ def _fewest_turn_plans(inst: GameState, mode: str, fresh: bool, deadline: float 
     the budget goes (a generator: the caller may stop early)."""
     model = Model(inst, mode)
     if mode == "open" and fresh:
-        roots = [(st, ("deal", dealt)) for st, dealt in model.open_roots()]
+        roots: list[Root] = [(st, ("deal", dealt)) for st, dealt in model.open_roots()]
     else:
         roots = [(model.root_state(), None)]
     if not split.applies(model, roots):
@@ -346,19 +347,12 @@ def solve_expected(
         """The deadline at ``share`` of the budget."""
         return None if timeout is None else t0 + share * timeout
 
-    def settled(p: float, method: str, flight: list[str] | None = None, nodes: int = 0) -> SolveResult:
-        return SolveResult(
-            status="solved" if p else "unsolvable", plan=None, turns=None, bound=None, nodes=nodes,
-            seconds=time.perf_counter() - t0, mode="expected", objective="probability", win_probability=p,
-            lower=p, upper=p, flight=flight, method=method,
-        )
-
     # First open mode's fixed flight plans (a lower bound, often certain).
     bound = path_lower_bound(start, fresh, by(0.5), max_nodes, deals=0)
     if bound.certain:
-        return settled(1.0, f"a fixed {bound.turns}-turn flight plan wins whatever is drawn", bound.flight)
+        return _settled(t0, 1.0, f"a fixed {bound.turns}-turn flight plan wins whatever is drawn", bound.flight)
     if bound.impossible:
-        return settled(0.0, "no deck order wins (open mode)")
+        return _settled(t0, 0.0, "no deck order wins (open mode)")
     model = Model(start, "expected")
     h = Heuristic(model)
     roots = opening(model, fresh)
@@ -370,8 +364,8 @@ def solve_expected(
         for turns in range(bound.turns, bound.turns + 3):
             won = sure.within([st for _pr, st in roots], turns)
             if won:
-                return settled(1.0, f"a strategy adapting to the draws wins whatever is drawn within {turns} "
-                               "turns (AND-OR search)", nodes=sure.nodes)
+                return _settled(t0, 1.0, f"a strategy adapting to the draws wins whatever is drawn within "
+                                f"{turns} turns (AND-OR search)", nodes=sure.nodes)
             if won is None:
                 break
         nodes = sure.nodes
@@ -380,10 +374,30 @@ def solve_expected(
         more = path_lower_bound(start, fresh, by(0.85), max_nodes, open_plans=False)
         if more.probability > bound.probability:
             bound = more
-    path_note = (f"a fixed {bound.turns}-turn flight plan, its cards chosen as they come"
-                 if bound.turns is not None else "no flight plan found")
     if h.relaxed is not None and timeout is not None:
         h.relaxed.deadline = t0 + timeout  # past it a relaxed search gives up (a weaker bound)
+    lo, hi, nodes = _expectimax(model, h, roots, nodes, t0, timeout, max_nodes, progress)
+    return _bracketed(lo, hi, bound, nodes, time.perf_counter() - t0)
+
+
+def _settled(t0: float, p: float, method: str, flight: list[str] | None = None, nodes: int = 0) -> SolveResult:
+    """``solve_expected``'s answer when the win probability ``p`` is known
+    (found by ``method``)."""
+    return SolveResult(
+        status="solved" if p else "unsolvable", plan=None, turns=None, bound=None, nodes=nodes,
+        seconds=time.perf_counter() - t0, mode="expected", objective="probability", win_probability=p,
+        lower=p, upper=p, flight=flight, method=method,
+    )
+
+
+def _expectimax(model: Model, h: Heuristic, roots: list[tuple[float, tuple]], nodes: int, t0: float,
+                timeout: float | None, max_nodes: int | None,
+                progress: Callable[[dict], None] | None) -> tuple[float, float, int]:
+    """The win probability from ``roots`` (probability, state) by
+    expectimax over every decision and draw, as (lower, upper, nodes): the
+    two differ when the budget ran out (unexplored states count as losses
+    in the lower bound, as wins in the upper). ``nodes``: those counted
+    before."""
     memo: dict[tuple, float] = {}
     exhausted = False
     # ``value`` calls itself through this list, cleared at the end, and not by
@@ -453,11 +467,18 @@ def solve_expected(
         lo += pr * a
         hi += pr * b
     recurse.clear()
-    seconds = time.perf_counter() - t0
+    return lo, hi, nodes
+
+
+def _bracketed(lo: float, hi: float, bound: PathBound, nodes: int, seconds: float) -> SolveResult:
+    """``solve_expected``'s answer from the expectimax's bounds ``lo`` and
+    ``hi`` and the best flight plan's ``bound``."""
     exact = abs(hi - lo) < 1e-12
     if exact:
         method = "expectimax over every decision and draw"
     else:
+        path_note = (f"a fixed {bound.turns}-turn flight plan, its cards chosen as they come"
+                     if bound.turns is not None else "no flight plan found")
         from_path = bound.probability > lo
         lo = max(lo, bound.probability)
         lower = path_note if from_path else "the states the expectimax settled" if lo > 0 else "none found in time"

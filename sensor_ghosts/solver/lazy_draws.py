@@ -54,6 +54,7 @@ from collections import Counter
 from itertools import combinations, combinations_with_replacement
 
 from .model import HANDS, KIND_FLY, PEND, Model
+from .model_state import Root
 
 ANY = 1 << 20  # a pending card: any card of the pool (tokens are types, all smaller)
 ANY_NW = ANY + 1  # a pending card that is not the Wild ([D24], module docstring)
@@ -83,7 +84,7 @@ def pending_all(hands: tuple) -> int:
     return sum(pending(h) for h in hands)
 
 
-def root_cards(model: Model, roots: list[tuple[tuple, object]]) -> tuple:
+def root_cards(model: Model, roots: list[Root]) -> tuple:
     """The lazy card state (hands, pool, discard pile, heading, second pass,
     active) of the search's roots: for a fresh setup (``Model.open_roots``,
     one root per choice of opening hands) the opening hands pending, their
@@ -195,20 +196,12 @@ def team_plays(model: Model, hands: tuple, pool: tuple, active: int) -> list[tup
     wild = model.wild_tok
     kinds = model.tok_kind
     nt = len(kinds)
-    known, n_any, n_nw = [], [], []
-    for h in hands:
-        k = [0] * nt
-        for t in h:
-            if t < ANY:
-                k[t] += 1
-        known.append(k)
-        n_any.append(h.count(ANY))
-        n_nw.append(h.count(ANY_NW))
+    known, n_any, n_nw = _hand_counts(hands, nt)
     n = sum(n_any) + sum(n_nw)
     avail = available(pool, n, nt)
     deck_empty = len(pool) == n
     wild_in_pool = avail[wild] > 0  # (with no pending card it is in the deck)
-    out = []
+    out: list[tuple] = []
 
     def can(p: int) -> list[int]:
         return [t for t in range(nt)
@@ -269,6 +262,21 @@ def team_plays(model: Model, hands: tuple, pool: tuple, active: int) -> list[tup
                     if wild not in (a, b):
                         add(((t, active), (a, p), (b, q)), TRIPLE)
     return out
+
+
+def _hand_counts(hands: tuple, nt: int) -> tuple[list[list[int]], list[int], list[int]]:
+    """Per lazy hand: how many of each of the ``nt`` card types it knows,
+    its ``ANY`` and its ``ANY_NW`` cards."""
+    known, n_any, n_nw = [], [], []
+    for h in hands:
+        k = [0] * nt
+        for t in h:
+            if t < ANY:
+                k[t] += 1
+        known.append(k)
+        n_any.append(h.count(ANY))
+        n_nw.append(h.count(ANY_NW))
+    return known, n_any, n_nw
 
 
 def draw(model: Model, cards: tuple) -> list[tuple]:
@@ -383,9 +391,6 @@ def concrete_cards(model: Model, states: list[tuple]) -> list[tuple]:
         held[p].remove(mine[0])
         typ[mine[0]] = t
 
-    def known(hand: tuple) -> Counter:
-        return Counter(t for t in hand if t < ANY)
-
     for k, st in enumerate(states):
         if k == 0:
             for p, h in enumerate(st[0]):
@@ -405,15 +410,7 @@ def concrete_cards(model: Model, states: list[tuple]) -> list[tuple]:
         else:  # a draw: pending cards drawn, or made known
             prev = states[k - 1]
             if st[4] != prev[4] or (players == 1 and not st[1] and prev[1]):
-                # [D15] the reshuffle, or a lone player's deck drawn empty:
-                # the pending cards show their types (with those drawn and
-                # made known at once, if any: any of them will do).
-                for p in range(players):
-                    got = sorted((known(st[0][p]) - known(prev[0][p])).elements(), key=lambda t: t == wild)
-                    ids = sorted(held[p], key=lambda i: not nw[i])
-                    for i, t in zip(ids, got[len(got) - len(ids):] if wild in got else got, strict=False):
-                        typ[i] = t
-                    held[p] = []
+                _show_types(st, prev, held, nw, typ, wild)
             for p in range(players):
                 fresh(p, pending(st[0][p]) - len(held[p]))
         for p in range(players):
@@ -440,15 +437,36 @@ def concrete_cards(model: Model, states: list[tuple]) -> list[tuple]:
             rest.remove(t)
             held[p].remove(i)
             typ[i] = t
-    out = []
-    for st, ids in zip(states, seen, strict=True):
-        hands, pool, disc, head, pass2, active = st
-        deck = list(pool)
-        real = []
-        for hand, mine in zip(hands, ids, strict=True):
-            types = [typ[i] for i in mine]
-            for t in types:
-                deck.remove(t)
-            real.append(tuple(sorted(hand[: len(hand) - len(mine)] + tuple(types))))
-        out.append((tuple(real), tuple(sorted(deck)), disc, head, pass2, active))
-    return out
+    return [_typed(st, ids, typ) for st, ids in zip(states, seen, strict=True)]
+
+
+def _known(hand: tuple) -> Counter:
+    return Counter(t for t in hand if t < ANY)
+
+
+def _show_types(st: tuple, prev: tuple, held: list[list[int]], nw: dict[int, bool], typ: dict[int, int],
+                wild: int) -> None:
+    """``concrete_cards`` at [D15] the reshuffle, or a lone player's deck
+    drawn empty (card state ``prev`` before it, ``st`` after): the pending
+    cards show their types (with those drawn and made known at once, if
+    any: any of them will do)."""
+    for p in range(len(held)):
+        got = sorted((_known(st[0][p]) - _known(prev[0][p])).elements(), key=lambda t: t == wild)
+        ids = sorted(held[p], key=lambda i: not nw[i])
+        for i, t in zip(ids, got[len(got) - len(ids):] if wild in got else got, strict=False):
+            typ[i] = t
+        held[p] = []
+
+
+def _typed(st: tuple, ids: list[list[int]], typ: dict[int, int]) -> tuple:
+    """Card state ``st`` with each hand's pending cards ``ids`` (per
+    player) given their types ``typ``, taken from the pool."""
+    hands, pool, disc, head, pass2, active = st
+    deck = list(pool)
+    real = []
+    for hand, mine in zip(hands, ids, strict=True):
+        types = [typ[i] for i in mine]
+        for t in types:
+            deck.remove(t)
+        real.append(tuple(sorted(hand[: len(hand) - len(mine)] + tuple(types))))
+    return (tuple(real), tuple(sorted(deck)), disc, head, pass2, active)

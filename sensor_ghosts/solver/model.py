@@ -42,13 +42,11 @@ Exact reductions made here (each keeps the set of reachable *outcomes* intact):
   shift made (``plan.shift_rotation``). Where the pod moves, low memory mode
   takes the token nearest Earth, or a second action follows a Fly, a
   rotation matters at other times, and every shift names its row at once.
-  Named at once, a Deep Scan's shifts took over half the time of the card
-  search's grid checks (``split``; the middle 40 setups in deal mode: 51
-  checks a solve, 3.0 of 5.5 ms), and 8 of the 51 led on; deferred, they
-  are one successor: on setups 0-199 a solve took 0.882 of the time per setup in
-  deal mode and 0.877 in open mode, the same optimum, cards and cards left
-  on all 200 (``tests/solver/test_pending_shifts.py`` compares them with the
-  shifts named at once).
+  Named at once, a Deep Scan's shifts were most of the card search's grid
+  checks (``split``), and few of them led on; deferred, they are one
+  successor (docs/SOLVER-HISTORY.md has the figures;
+  ``tests/solver/test_pending_shifts.py`` compares them with the shifts
+  named at once).
 * **Useless bolster** is not generated: spending a sample beyond 2 shields only
   loses a held virus, which is dominated (see ``search``). Nor is a bolster
   whose shields this turn's flight does not spend (without the §12 second
@@ -75,94 +73,57 @@ game) and 'earth-in-row-7' (``shiftable_rows``).
 from __future__ import annotations
 
 from collections.abc import Callable
-from functools import lru_cache
 from itertools import combinations
 
-import numpy as np
-
-from ..rules.cards import CommandKind, SectorType, Side
-from ..rules.geometry import DIRECTIONS, DOCK, EARTH, Direction
+from ..rules.cards import SectorType, Side
+from ..rules.geometry import EARTH
 from ..rules.setup import Gap, Slot
 from ..rules.state import GameState
+from .card_rules import CardRules
+from .grid_rules import Branch, GridRules
+from .model_state import (
+    ACTIVE,
+    ALL_ROWS,
+    DECK,
+    DISC,
+    FLIP,
+    FLY,
+    HANDS,
+    HEAD,
+    HELD,
+    KIND_DS,
+    KIND_FLY,
+    KIND_OF_COMMAND,
+    KIND_SH,
+    KIND_WILD,
+    MASKS,
+    PASS2,
+    PEEK,
+    PEND,
+    POD,
+    ROT,
+    SAMPLES,
+    SCAN,
+    SHIELDS,
+    SHIFT,
+    SHIFT_TAG,
+    SHIP,
+    SHL,
+    pay_class,
+)
+from .pattern_sets import A_LOW, FULL, members, xor_mask_set, xor_set
 
-FULL = (1 << 32) - 1
-# A_LOW[j]: the set (as a 32-bit int) of patterns whose bit j is clear.
-A_LOW = [sum(1 << m for m in range(32) if not (m >> j) & 1) for j in range(5)]
-
-# Action kinds in the model (kept as short strings: states are tuples).
-FLY, PEEK, FLIP, SHIFT, SHIELDS = "fly", "peek", "flip", "shift", "shields"
-# A pending Deep Scan shift in a state's pending entries (``PEND``, after
-# the pending flips): this bit, and the rows it may no longer shift
-# (``Model.enter_row``).
-SHIFT_TAG = 1 << 40
-ALL_ROWS = (1 << 7) - 1
-# Indices into a model state tuple.
-SHIP, POD, SHL, HELD, ROT, MASKS, SAMPLES, HANDS, DECK, DISC, HEAD, PASS2, ACTIVE, PEND = range(14)
-
-KIND_FLY, KIND_DS, KIND_SH, KIND_WILD = 0, 1, 2, 3
-_KIND_CODE = {
-    CommandKind.FLY: KIND_FLY,
-    CommandKind.DEEP_SCAN: KIND_DS,
-    CommandKind.SHIELDS: KIND_SH,
-    CommandKind.WILD: KIND_WILD,
-}
-
-
-# The pay class of every Deep Scan, a flip or a shift (``pay_class``).
-SCAN = ("scan", None)
-
-
-def pay_class(act: tuple) -> tuple:
-    """What the cards paying for an action see of it: Fly and Peek with their
-    direction ([D11] the heading), any Deep Scan (a flip or a shift: the same
-    cards pay for each), Shields."""
-    kind = act[0]
-    if kind in (FLY, PEEK):
-        return act
-    return SCAN if kind in (FLIP, SHIFT) else (SHIELDS, None)
-
-
-def xor_set(s: int, j: int) -> int:
-    """The pattern set with bit ``j`` toggled in every pattern."""
-    k = 1 << j
-    lo = A_LOW[j]
-    return ((s & lo) << k) | ((s >> k) & lo)
-
-
-def xor_mask_set(s: int, p: int) -> int:
-    for j in range(5):
-        if (p >> j) & 1:
-            s = xor_set(s, j)
-    return s
+# What other modules import from here: the model's parts live in
+# ``model_state``, ``pattern_sets``, ``grid_rules`` and ``card_rules``.
+__all__ = [
+    "ACTIVE", "ALL_ROWS", "A_LOW", "DECK", "DISC", "FLIP", "FLY", "FULL", "HANDS", "HEAD", "HELD",
+    "KIND_DS", "KIND_FLY", "KIND_SH", "KIND_WILD", "MASKS", "PASS2", "PEEK", "PEND", "POD", "ROT",
+    "SAMPLES", "SCAN", "SHIELDS", "SHIFT", "SHIFT_TAG", "SHIP", "SHL", "Branch", "Model", "members",
+    "pay_class", "xor_mask_set", "xor_set",
+]
 
 
-def members(s: int) -> list[int]:
-    out = []
-    while s:
-        low = s & -s
-        out.append(low.bit_length() - 1)
-        s ^= low
-    return out
-
-
-class Branch:
-    """Mutable grid-and-ship part of a state while a turn is being resolved."""
-
-    __slots__ = ("ship", "pod", "shields", "held", "rot", "masks", "samples", "ops", "dead", "won",
-                 "pend", "spend", "xrows")
-
-    def copy(self) -> Branch:
-        b = Branch.__new__(Branch)
-        b.ship, b.pod, b.shields, b.held = self.ship, self.pod, self.shields, self.held
-        b.rot, b.masks, b.samples = list(self.rot), list(self.masks), self.samples
-        b.ops, b.dead, b.won = list(self.ops), self.dead, self.won
-        b.pend = [list(e) for e in self.pend]
-        b.spend = list(self.spend)
-        b.xrows = list(self.xrows)
-        return b
-
-
-class Model:
+class Model(GridRules, CardRules):
     """Static facts of one instance and the turn transition on model states.
 
     ``mode`` is 'deal' (card tokens are the cards themselves, the deck a fixed
@@ -199,6 +160,17 @@ class Model:
         # memory mode's nearest token and a second action read it at other
         # times.
         self.pending_shifts = self.pending_ok and not self.second_ok and not o.escape_pod and not o.low_memory
+        self._init_cards(start)
+        self._init_grid(start)
+        self._rescan_cache = {}
+        self._draw_cache = {}
+        self._rescan_choice_cache = {}
+        self._init_heuristic()
+
+    def _init_cards(self, start: GameState) -> None:
+        """The card tokens (``Model``'s docstring): cards in deal mode, card
+        types in open and expected modes."""
+        o, mode = start.options, self.mode
         cc = start.setup.command_cards
         self.card_ids = [c.id for c in cc.game_cards(o.difficulty, o.players)]
         wild = cc.wild.id
@@ -210,7 +182,7 @@ class Model:
                 self.card_ids.append(cid)
         if wild not in self.card_ids:
             self.card_ids.append(wild)
-        kinds = [_KIND_CODE[cc.by_id(c).kind] for c in self.card_ids]
+        kinds = [KIND_OF_COMMAND[cc.by_id(c).kind] for c in self.card_ids]
         values = [cc.by_id(c).pod_value for c in self.card_ids]
         if mode == "deal":
             self.tok_of_card = {c: i for i, c in enumerate(self.card_ids)}
@@ -235,11 +207,14 @@ class Model:
         # What a command paid with a card can do depends on its class alone
         # (its kind, and its value with the pod: ``play_commands``).
         self.tok_classes = [(k, v if self.pod_variant else 0) for k, v in zip(self.tok_kind, self.tok_value, strict=True)]
-        # ----- the grid -----------------------------------------------------
+
+    def _init_grid(self, start: GameState) -> None:
+        """The grid's static facts: gaps, flippable cards, both sides of each
+        card, the sample tokens."""
         self.gap = [[False] * 5 for _ in range(7)]
         self.flippable = [[False] * 5 for _ in range(7)]
-        self.sides: list[list[tuple[SectorType, SectorType]]] = [[] for _ in range(7)]
-        self.sample_virus: dict[int, bool] = {}
+        self.sides = [[] for _ in range(7)]
+        self.sample_virus = {}
         self.sample_id: dict[int, int] = {}
         samples = 0
         for r in range(7):
@@ -263,10 +238,6 @@ class Model:
         self.flip_idx = [[j for j in range(5) if self.flippable[r][j]] for r in range(7)]
         self.virus_bits = sum(1 << b for b, v in self.sample_virus.items() if v)
         self.initial_samples = samples
-        self._rescan_cache: dict[tuple[int, int, int], int] = {}
-        self._draw_cache: dict[tuple, list] = {}
-        self._rescan_choice_cache: dict[tuple[int, int, int], list[int]] = {}
-        self._init_heuristic()
 
     # ----- states ----------------------------------------------------------
     def root_state(self) -> tuple:
@@ -290,7 +261,7 @@ class Model:
         Returns (state, dealt tokens per player)."""
         s = self.start
         pool = tuple(sorted(self.tok_of_card[c] for c in list(s.deck) + [c for h in s.hands for c in h]))
-        out = []
+        out: list[tuple[tuple, tuple]] = []
         self._deal_hands(0, pool, [], self.root_state(), out)
         return out
 
@@ -311,478 +282,6 @@ class Model:
                 rest.remove(t)
             self._deal_hands(p + 1, tuple(rest), hands + [tuple(sorted(combo))], base, out)
 
-    # ----- faces -----------------------------------------------------------
-    def face(self, r: int, j: int, parity: int) -> SectorType:
-        return self.sides[r][j][parity]
-
-    def col_to_idx(self, rot: list | tuple, r: int, c: int) -> int:
-        return (c - 1 + rot[r]) % 5
-
-    def idx_to_col(self, rot: list | tuple, r: int, j: int) -> int:
-        return (j - rot[r]) % 5 + 1
-
-    def split_by(self, b: Branch, r: int, j: int, pred) -> list[tuple[Branch, SectorType]]:
-        """Split ``b`` by the face of card j of row r: one branch per distinct value
-        of ``pred(face)`` (lazy flips, see the module docstring)."""
-        s = b.masks[r]
-        lo = s & A_LOW[j]
-        hi = s & ~A_LOW[j] & FULL
-        f0, f1 = self.sides[r][j]
-        if not hi:
-            return [(b, f0)]
-        if not lo:
-            return [(b, f1)]
-        if pred(f0) == pred(f1):
-            # The face differs but nothing that follows depends on the difference.
-            return [(b, f0)]
-        b2 = b.copy()
-        b.ops.append((r, "keep", lo, s))
-        b.masks[r] = lo
-        b2.ops.append((r, "keep", hi, s))
-        b2.masks[r] = hi
-        return [(b, f0), (b2, f1)]
-
-    # ----- pending Deep Scan flips ----------------------------------------------
-    def observe(self, b: Branch, r: int, j: int) -> list[Branch]:
-        """The ship or the pod is about to meet card j of row r: the planner may
-        apply a pending flip to it first (module docstring), then no pending flip
-        may be applied to it any more."""
-        if not b.pend:
-            return [b]
-        bit = 1 << (r * 5 + j)
-        out = [b]
-        seen = set()
-        for k, e in enumerate(b.pend):
-            if e[0] & bit or e[0] in seen:
-                continue
-            seen.add(e[0])
-            b2 = b.copy()
-            before = b2.masks[r]
-            b2.masks[r] = xor_set(before, j)
-            b2.ops.append((r, "xor", j, before))
-            b2.ops.append((r, "papply", k, j))
-            del b2.pend[k]
-            out.append(b2)
-        for bb in out:
-            bb.ops.append((r, "pobs", bit, None))
-            for e in bb.pend:
-                e[0] |= bit
-        return out
-
-    # ----- pending Deep Scan shifts ---------------------------------------------
-    def enter_row(self, b: Branch, r: int) -> list[Branch]:
-        """The ship is about to enter row r (0-based) from another row: the
-        planner may first apply pending Deep Scan shifts to it, those that may
-        still shift it (module docstring), then none may any more. A branch
-        left with a pending shift that no row may take is dropped: the same
-        Deep Scan as a flip of a card never met does what it did."""
-        bit = 1 << r
-        can = [k for k, m in enumerate(b.spend) if not m & bit]
-        out = []
-        seen = set()
-        for n in range(len(can) + 1):
-            for chosen in combinations(can, n):
-                rest = tuple(sorted(m for k, m in enumerate(b.spend) if k not in chosen))
-                if rest in seen:
-                    continue  # the same shifts left: the same branch
-                seen.add(rest)
-                b2 = b.copy()
-                for k in sorted(chosen, reverse=True):
-                    b2.ops.append((r, "sapply", k, None))
-                    del b2.spend[k]
-                    self.shift(b2, r)
-                if b2.spend:
-                    b2.ops.append((r, "sobs", bit, None))
-                    b2.spend = [m | bit for m in b2.spend]
-                    if ALL_ROWS in b2.spend:
-                        continue
-                out.append(b2)
-        return out
-
-    # ----- movement -----------------------------------------------------------
-    def fly(self, b: Branch, d: Direction) -> list[Branch]:
-        """§5 Fly with boosts; returns the surviving branches (won ones marked)."""
-        if b.ship == EARTH:
-            return [b]
-        out: list[Branch] = []
-        work = [b]
-        dr, dc = d.value
-        while work:
-            b = work.pop()
-            r, c = b.ship
-            nr, nc = r + dr, c + dc
-            if (nr, nc) == EARTH:
-                if b.held >= self.need:
-                    b.ship = EARTH
-                    if b.pod is None or b.pod == EARTH:
-                        b.won = True
-                    out.append(b)
-                continue
-            if not (1 <= nr <= 7 and 1 <= nc <= 5):
-                continue
-            ri = nr - 1
-            if b.spend and nr != r and any(not (m >> ri) & 1 for m in b.spend):
-                # Pending shifts settled for the row (``enter_row``), each
-                # branch takes the step again.
-                work.extend(self.enter_row(b, ri))
-                continue
-            j = (nc - 1 + b.rot[ri]) % 5
-            if self.gap[ri][j]:
-                continue
-            b.ship = (nr, nc)
-            if self.flippable[ri][j]:
-                branches = []
-                for bo in self.observe(b, ri, j):
-                    before = bo.masks[ri]
-                    bo.masks[ri] = xor_set(before, j)
-                    bo.ops.append((ri, "xor", j, before))
-                    branches += self._split_face(bo, ri, j)
-            else:
-                branches = [(b, SectorType.EMPTY)]
-            for bb, face in branches:
-                if face is SectorType.ASTEROID:
-                    if bb.shields < 2:
-                        continue
-                    bb.shields = 0
-                elif face is SectorType.OBSTRUCTED:
-                    if not (self.options.low_memory and bb.shields == 2):
-                        continue
-                    bb.shields = 0
-                    if bb.held:
-                        bb.held -= 1
-                    else:
-                        gone = self._nearest_sample(bb)
-                        if gone is not None:
-                            bb.samples &= ~(1 << gone)
-                bit = 1 << (ri * 5 + j)
-                if bb.samples & bit:
-                    bb.samples &= ~bit
-                    if self.sample_virus[ri * 5 + j]:
-                        bb.held += 1
-                if face is SectorType.BOOST:
-                    work.append(bb)
-                else:
-                    out.append(bb)
-        return out
-
-    def _split_face(self, b: Branch, r: int, j: int) -> list[tuple[Branch, SectorType]]:
-        """Split ``b`` by the face of card j of row r (every face matters)."""
-        return self.split_by(b, r, j, _same)
-
-    def _nearest_sample(self, b: Branch) -> int | None:
-        """§11: the face-down token nearest Earth; ties to the higher row, then the
-        right column."""
-        best = None
-        s = b.samples
-        while s:
-            low = s & -s
-            bit = low.bit_length() - 1
-            s ^= low
-            r, j = divmod(bit, 5)
-            c = (j - b.rot[r]) % 5 + 1
-            key = ((6 - r) + (6 - c), -r, -c)
-            if best is None or key < best[0]:
-                best = (key, bit)
-        return best[1] if best else None
-
-    def move_pod(self, b: Branch, d: Direction, steps: int) -> list[Branch]:
-        """§10, [D19]: the pod meets face-up sides only; a gap or an O destroys it."""
-        if b.pod is None or b.pod == EARTH:
-            return [b]
-        out = []
-        work = [(b, steps)]
-        dr, dc = d.value
-        while work:
-            b, n = work.pop()
-            if n == 0:
-                out.append(b)
-                continue
-            r, c = b.pod
-            nr, nc = r + dr, c + dc
-            if (nr, nc) == EARTH:
-                b.pod = EARTH
-                if b.ship == EARTH:
-                    b.won = True
-                out.append(b)
-                continue
-            if not (1 <= nr <= 7 and 1 <= nc <= 5):
-                out.append(b)
-                continue
-            ri = nr - 1
-            j = (nc - 1 + b.rot[ri]) % 5
-            if self.gap[ri][j]:
-                continue
-            is_o = SectorType.OBSTRUCTED
-            for b1 in self.observe(b, ri, j) if self.flippable[ri][j] else [b]:
-                for bb, face in self.split_by(b1, ri, j, _is_obstructed):
-                    if face is is_o:
-                        continue
-                    bb.pod = (nr, nc)
-                    work.append((bb, n - 1))
-        return out
-
-    def shift(self, b: Branch, r: int) -> None:
-        """[D16] shift row r (0-based) one place left; [D17] the pod rides along."""
-        b.rot[r] = (b.rot[r] + 1) % 5
-        if b.pod is not None and b.pod != EARTH and b.pod[0] == r + 1 and 1 <= b.pod[1] <= 5:
-            b.pod = (r + 1, 5 if b.pod[1] == 1 else b.pod[1] - 1)
-
-    # ----- re-scan ------------------------------------------------------------
-    def rescan_candidates(self, r: int, m: int, excluded: int) -> list[int]:
-        reveal = self.options.reveal_once
-        out = []
-        for j in self.flip_idx[r]:
-            if (excluded >> j) & 1:
-                continue
-            if reveal and (self.start_front[r][j] ^ ((m >> j) & 1)) == 0:
-                continue  # 'reveal once': front-up cards only (§12)
-            out.append(j)
-        return out
-
-    def rescan_choices(self, r: int, m: int, excluded: int) -> list[int]:
-        """Legal re-scan flips (as masks) of row r in pattern m."""
-        key = (r, m, excluded)
-        got = self._rescan_choice_cache.get(key)
-        if got is None:
-            cand = tuple(self.rescan_candidates(r, m, excluded))
-            got = self._rescan_choice_cache[key] = _flip_masks(cand, min(self.k_flips, len(cand)))
-        return got
-
-    def rescan_set(self, r: int, s: int, excluded: int) -> int:
-        key = (r, s, excluded)
-        got = self._rescan_cache.get(key)
-        if got is None:
-            got = 0
-            if self.options.reveal_once:
-                for m in members(s):
-                    for p in self.rescan_choices(r, m, excluded):
-                        got |= 1 << (m ^ p)
-            else:
-                for p in self.rescan_choices(r, 0, excluded):
-                    got |= xor_mask_set(s, p)
-            self._rescan_cache[key] = got
-        return got
-
-    # ----- heuristic -------------------------------------------------------------
-    def _init_heuristic(self) -> None:
-        """Relaxed action distances (admissible, see ``search``): a row may boost
-        wherever it has a card with a B side (rows rotate, so the column is free);
-        gaps, asteroids and obstructions are ignored."""
-        B = SectorType.BOOST
-        boosty = tuple(any(B in self.sides[r][j] for j in range(5) if not self.gap[r][j]) for r in range(7))
-        self.to_earth, self.via_row = _fly_distances(boosty)
-        self.actions_per_turn = 2 if self.second_ok else 1
-
-    def through_virus(self, pos: tuple[int, int], vir: int, none: int) -> int:
-        """Fewest Fly actions from ``pos`` to Earth through a cell of a row
-        holding one of the virus tokens ``vir`` (bits as ``SAMPLES``), or
-        ``none`` when there is no such way (the grid bound of a ship that
-        still needs a virus: ``search.Heuristic``, ``relaxed``)."""
-        best = none
-        while vir:
-            low = vir & -vir
-            best = min(best, self.via_row[(low.bit_length() - 1) // 5].get(pos, none))
-            vir ^= low
-        return best
-
-    # ----- cards ------------------------------------------------------------------
-    def _reshuffled(self, disc: tuple) -> tuple:
-        """[D15], [D22]: the discard pile and the Wild, in ranking order (deal) or
-        as a multiset (open/expected)."""
-        pile = disc + (self.wild_tok,)
-        if self.mode == "deal":
-            return tuple(sorted(pile, key=self.tok_rank.__getitem__))
-        return tuple(sorted(pile))
-
-    def deck_tops(self, deck: tuple, disc: tuple, pass2: bool) -> list[tuple]:
-        """[D18] The card on top of the deck for a two-player wild: (token, deck
-        after taking it, discard, pass2, reshuffled?). Open mode chooses it."""
-        reshuffled = False
-        if not deck:
-            if pass2:
-                return []
-            deck, disc, pass2, reshuffled = self._reshuffled(disc), (), True, True
-        if self.mode == "deal":
-            return [(deck[0], deck[1:], disc, pass2, reshuffled)]
-        out = []
-        for t in sorted(set(deck)):
-            rest = list(deck)
-            rest.remove(t)
-            out.append((t, tuple(rest), disc, pass2, reshuffled))
-        return out
-
-    def draw_outcomes(self, hand: tuple, deck: tuple, disc: tuple, head, pass2: bool):
-        """§7 draw up to the limit: list of (hand, deck, disc, head, pass2, drawn)
-        where ``drawn`` lists the tokens drawn ('R' marks the reshuffle). Empty when
-        the deck runs out on the second pass (a loss)."""
-        key = (hand, deck, disc, head, pass2)
-        got = self._draw_cache.get(key)
-        if got is not None:
-            return got
-        out: list = []
-        limit = self.limit
-        if self.mode == "deal":
-            # One outcome: the deck's top cards.
-            drawn_: list = []
-            while len(hand) < limit:
-                if not deck:
-                    if pass2:
-                        break  # the deck ran out on the second pass: no outcome
-                    deck, disc, head, pass2 = self._reshuffled(disc), (), None, True
-                    drawn_.append("R")
-                hand += (deck[0],)
-                drawn_.append(deck[0])
-                deck = deck[1:]
-            else:
-                out.append((tuple(sorted(hand)), deck, disc, head, pass2, tuple(drawn_)))
-            if len(self._draw_cache) < 200_000:
-                self._draw_cache[key] = out
-            return out
-
-        self._draw_rec(out, hand, deck, disc, head, pass2, [], -1)
-        if len(self._draw_cache) < 200_000:
-            self._draw_cache[key] = out
-        return out
-
-    def _draw_rec(self, out: list, hand, deck, disc, head, pass2, drawn, floor) -> None:
-        """``draw_outcomes``' recursion in open mode (a method for the reason
-        ``_deal_hands`` gives)."""
-        if len(hand) >= self.limit:
-            out.append((tuple(sorted(hand)), deck, disc, head, pass2, tuple(drawn)))
-            return
-        if not deck:
-            if pass2:
-                return
-            deck, disc, head, pass2 = self._reshuffled(disc), (), None, True
-            drawn = drawn + ["R"]
-            floor = -1
-        # The deck is sorted here (a multiset of card types): each type's
-        # first copy is drawn, and the deck without it stays sorted.
-        prev = -1
-        for i, t in enumerate(deck):
-            if t == prev or t < floor:
-                continue  # a multiset: draw in non-decreasing order within a pass
-            prev = t
-            self._draw_rec(out, hand + (t,), deck[:i] + deck[i + 1 :], disc, head, pass2, drawn + [t], t)
-
-    def plays(self, hands: tuple, deck: tuple, disc: tuple, pass2: bool, active: int):
-        """Card sets the active player may play (§4 step 2, §9, [D18], [D24]):
-        (cards ((token, player), ...), how, hands', deck', disc', pass2', reshuffled).
-        (Open mode's card search plays from hands of pending cards with
-        ``lazy_draws.plays`` and ``team_plays``, which follow these rules;
-        the tests check them against this over every hand the pending cards
-        may stand for.)"""
-        kind = self.tok_kind
-        hand = hands[active]
-        wild = self.wild_tok
-        out = []
-        open_ = self.mode != "deal"
-
-        def without(hs, p, t):
-            h = list(hs[p])
-            h.remove(t)
-            return hs[:p] + (tuple(h),) + hs[p + 1 :]
-
-        singles = sorted(set(hand)) if open_ else hand
-        for t in singles:
-            out.append((((t, active),), "single", without(hands, active, t), deck, disc, pass2, False))
-        if self.players == 1:
-            flies = [t for t in hand if kind[t] == KIND_FLY]
-            # dict.fromkeys: equal token combinations (open mode) once, in order;
-            # in deal mode tokens are distinct cards, so nothing is dropped.
-            for pair in dict.fromkeys(combinations(flies, 2)):
-                hs = without(without(hands, 0, pair[0]), 0, pair[1])
-                out.append((((pair[0], 0), (pair[1], 0)), "pair", hs, deck, disc, pass2, False))
-            if wild not in hand:
-                for tri in dict.fromkeys(combinations(hand, 3)):
-                    rest = list(hand)
-                    for t in tri:
-                        rest.remove(t)
-                    out.append((tuple((t, 0) for t in tri), "triple", (tuple(rest),), deck, disc, pass2, False))
-            return out
-        others = [p for p in range(self.players) if p != active]
-        mine_f = sorted(set(t for t in hand if kind[t] == KIND_FLY)) if open_ else [t for t in hand if kind[t] == KIND_FLY]
-        for t in mine_f:
-            h1 = without(hands, active, t)
-            for p in others:
-                theirs = sorted(set(hands[p])) if open_ else hands[p]
-                for u in theirs:
-                    if kind[u] == KIND_FLY:
-                        out.append((((t, active), (u, p)), "pair", without(h1, p, u), deck, disc, pass2, False))
-        if wild in hand:
-            return out
-        usable = [t for t in singles if t != wild]
-        if self.players == 2:
-            helper = others[0]
-            tops = self.deck_tops(deck, disc, pass2)
-            for top, deck2, disc2, pass2b, resh in tops:
-                if top == wild:
-                    continue
-                for t in usable:
-                    h1 = without(hands, active, t)
-                    theirs = sorted(set(hands[helper])) if open_ else hands[helper]
-                    for u in theirs:
-                        if u != wild:
-                            out.append((((t, active), (u, helper), (top, -1)), "triple",
-                                        without(h1, helper, u), deck2, disc2, pass2b, resh))
-            return out
-        for t in usable:
-            h1 = without(hands, active, t)
-            for p, q in combinations(others, 2):
-                hp = sorted(set(hands[p])) if open_ else hands[p]
-                hq = sorted(set(hands[q])) if open_ else hands[q]
-                for a in hp:
-                    for bq in hq:
-                        if wild not in (a, bq):
-                            out.append((((t, active), (a, p), (bq, q)), "triple",
-                                        without(without(h1, p, a), q, bq), deck, disc, pass2, False))
-        return out
-
-    def actions(self, b: Branch, flipped: frozenset) -> list[tuple]:
-        """Every action with its arguments (§5): (kind, arg)."""
-        out: list[tuple] = [(FLY, d) for d in DIRECTIONS] + [(PEEK, d) for d in DIRECTIONS]
-        if self.pending_ok:
-            out.append((FLIP, None))
-            # Explicit flips only where a pending one could not stand in: the
-            # re-scan row of this turn ([D23]); other rows are filtered at the end
-            # of the turn when a second action may still move the ship.
-            rows = range(7) if self.second_ok else (
-                [b.ship[0] + 1] if b.ship != EARTH and b.ship[0] + 2 <= 7 else [])
-        else:
-            rows = range(7)
-        for r in rows:
-            for j in self.flip_idx[r]:
-                if (r, j) not in flipped:
-                    out.append((FLIP, (r, j)))
-        if self.pending_shifts:
-            out.append((SHIFT, None))  # the row is chosen when the ship enters it
-        else:
-            out += [(SHIFT, r) for r in self.shiftable_rows(b)]
-        out.append((SHIELDS, None))
-        return out
-
-    def class_actions(self, b: Branch, pay: tuple | None) -> list[tuple]:
-        """``actions`` of pay class ``pay`` (``pay_class``; None: all)."""
-        if pay is None:
-            return self.actions(b, frozenset())
-        if pay[0] in (FLY, PEEK, SHIELDS):
-            return [pay]  # (a class of one action)
-        return [a for a in self.actions(b, frozenset()) if a[0] in (FLIP, SHIFT)]
-
-    def wild_actions(self, every: list[tuple]) -> list[tuple]:
-        """The actions worth taking with the Wild or three cards, of ``every``
-        action: all but Peek, which a Shields action with the same cards (and
-        the same top card and arrow) always matches or beats: shields only help."""
-        return [a for a in every if a[0] != PEEK]
-
-    def shiftable_rows(self, b: Branch) -> list[int]:
-        """[D14] any row but the ship's (0-based indices); all when at Earth, but
-        row 7 under option 'earth-in-row-7' (the waiting ship counts as in row 7;
-        EARTH's row is 7, so the general rule does it)."""
-        if b.ship == EARTH and not self.options.earth_in_row_7:
-            return list(range(7))
-        return [r for r in range(7) if r != b.ship[0] - 1]
-
     def commands(self, b: Branch, cards: tuple, flipped: frozenset, pod_moves: bool = True,
                  actions: list[tuple] | None = None, paid: tuple | None = None):
         """(played, action, arrow, pod_dir, value, cards', reshuffled) for
@@ -802,98 +301,6 @@ class Model:
             disc1 = tuple(sorted(dc + tuple(t for t, _ in played)))
             for order, act, arrow, pd, value in self.play_commands(played, how, head, every, pod_free):
                 yield (order, act, arrow, pd, value, (hs, dk, disc1, arrow, p2, active), resh)
-
-    def play_commands(self, played: tuple, how: str, head, every: list[tuple], pod_free: bool) -> list[tuple]:
-        """(played in order, the top last; action; arrow; pod direction; the
-        top's value) for every command paid with the cards ``played`` (a play
-        of ``plays``, of kind ``how``), the heading ``head`` before it, of the
-        actions ``every``; ``pod_free``: the pod moves after it, in a direction
-        chosen unless the top card is a Fly card (§10). A function of its
-        arguments alone (``solver.split`` keeps its answers)."""
-        toks = [t for t, _ in played]
-        if how == "single":
-            k = self.tok_kind[toks[0]]
-            if k == KIND_FLY:
-                dirs = DIRECTIONS if head is None else (head,)
-                acts = [(a, d) for a in (FLY, PEEK) for d in dirs]
-            elif k == KIND_DS:
-                acts = [a for a in every if a[0] in (FLIP, SHIFT)]
-            elif k == KIND_SH:
-                acts = [(SHIELDS, None)]
-            else:
-                acts = self.wild_actions(every)
-        elif how == "pair":
-            acts = [(a, d) for a in (FLY, PEEK) for d in DIRECTIONS]
-        else:
-            acts = self.wild_actions(every)
-        # One top per class of equivalent cards (module docstring).
-        tops = []
-        if how == "triple" and not self.pod_variant:
-            # Without the pod, a card other than a Fly card on top leaves no
-            # heading, which allows all a heading allows [D11]: it is the
-            # only top worth trying when the three cards hold one.
-            tops = [i for i, t in enumerate(toks) if self.tok_kind[t] != KIND_FLY][:1]
-        if not tops:
-            seen = set()
-            for i, t in enumerate(toks):
-                c = self.tok_classes[t]
-                if c not in seen:
-                    seen.add(c)
-                    tops.append(i)
-        out = []
-        for i in tops:
-            order = tuple(played[:i] + played[i + 1 :] + played[i : i + 1])
-            top = played[i][0]
-            top_fly = self.tok_kind[top] == KIND_FLY
-            value = self.tok_value[top]
-            pods = list(DIRECTIONS) if pod_free and not top_fly else [None]
-            for act in acts:
-                if top_fly:
-                    arrows = [act[1]] if act[0] in (FLY, PEEK) else list(DIRECTIONS)
-                else:
-                    arrows = [None]
-                for arrow in arrows:
-                    for pd in pods:
-                        out.append((order, act, arrow, pd, value))
-        return out
-
-    def apply_action(self, b: Branch, act: tuple, flipped: frozenset) -> tuple[list[Branch], frozenset]:
-        kind, arg = act
-        if kind == FLY:
-            return self.fly(b, arg), flipped
-        if kind == FLIP and arg is None:
-            b.pend.append([0, True])
-            b.ops.append((0, "pnew", None, None))
-            return [b], flipped
-        if kind == FLIP:
-            r, j = arg
-            b.xrows.append(r)
-            before = b.masks[r]
-            b.masks[r] = xor_set(before, j)
-            b.ops.append((r, "xor", j, before))
-            return [b], flipped | {arg}
-        if kind == SHIFT and arg is None:
-            # A pending shift: of a row but the ship's ([D14]), chosen later.
-            blocked = ALL_ROWS & ~sum(1 << r for r in self.shiftable_rows(b))
-            b.spend.append(blocked)
-            b.ops.append((0, "snew", blocked, None))
-            return [b], flipped
-        if kind == SHIFT:
-            self.shift(b, arg)
-            return [b], flipped
-        if kind == SHIELDS:
-            b.shields = min(2, b.shields + 1)
-        return [b], flipped
-
-    def branch_of(self, st: tuple) -> Branch:
-        b = Branch.__new__(Branch)
-        b.ship, b.pod, b.shields, b.held = st[SHIP], st[POD], st[SHL], st[HELD]
-        b.rot, b.masks, b.samples = list(st[ROT]), list(st[MASKS]), st[SAMPLES]
-        b.ops, b.dead, b.won = [], False, False
-        b.pend = [[m, False] for m in st[PEND] if m < SHIFT_TAG]
-        b.spend = [m ^ SHIFT_TAG for m in st[PEND] if m >= SHIFT_TAG]
-        b.xrows = []
-        return b
 
     def successors(
         self, st: tuple, keep: Callable[[tuple], bool] | None = None, pay: tuple | None = None,
@@ -995,7 +402,7 @@ class Model:
         turn's grid side is its action's and the pod's move alone
         (``solver.split``)."""
         assert not self.second_ok
-        out = []
+        out: list[tuple[tuple, tuple]] = []
         for _bolster, base, useful_only in self._bolstered(st):
             peek = None  # a Peek changes nothing on the grid, whatever its direction
             for act in self.class_actions(base, only):
@@ -1033,16 +440,6 @@ class Model:
         elif act[0] == SHIFT and act[1] is not None:
             pos = act[1] + 1
         return (order, act, arrow, pd, pos, resh)
-
-    def pod_move(self, c: tuple) -> tuple | None:
-        """§10: (direction, steps) of the escape pod after command ``c``: the
-        top card's arrow if it is a Fly card, else the direction chosen, by the
-        top card's value; None without the pod or when it has arrived."""
-        if not self.pod_variant:
-            return None
-        order, _act, arrow, pd, value = c[:5]
-        direction = arrow if self.tok_kind[order[-1][0]] == KIND_FLY else pd
-        return None if direction is None else (direction, value)
 
     def _run(self, b: Branch, c: tuple, flipped: frozenset, pod_moves: bool = True):
         return self._run_move(b, c[1], self.pod_move(c) if pod_moves else None, flipped)
@@ -1133,72 +530,3 @@ class Model:
                 st = (*grid, *after, pend)
                 out.append((st, (bolster, rec1, rec2, drawn, cols, ops), ncards, False))
 
-    def after_draw(self, cards: tuple) -> list[tuple[tuple, tuple]]:
-        """The card states (hands, deck, disc, head, pass2, active) after the
-        draw that ends a turn (§7), the next player active, each with what was
-        drawn (``draw_outcomes``); none when the deck runs out on the second
-        pass ([D15], a loss)."""
-        hands, deck, disc, head, pass2, active = cards
-        nxt = (active + 1) % self.players
-        return [
-            ((hands[:active] + (hand,) + hands[active + 1 :], dk, dc, hd, p2, nxt), drawn)
-            for hand, dk, dc, hd, p2, drawn in self.draw_outcomes(hands[active], deck, disc, head, pass2)
-        ]
-
-@lru_cache(maxsize=1024)
-def _flip_masks(candidates: tuple[int, ...], k: int) -> tuple[int, ...]:
-    """Every choice of ``k`` of the ``candidates`` slots, as slot masks (shared
-    between rows and instances: only the slots matter)."""
-    return tuple(sum(1 << j for j in combo) for combo in combinations(candidates, k))
-
-
-@lru_cache(maxsize=256)
-def _fly_distances(boosty: tuple[bool, ...]) -> tuple[dict, list[dict]]:
-    """Fewest Fly actions when row r may boost anywhere iff ``boosty[r]``
-    (``Model._init_heuristic``): {cell: d to Earth} and, per row r (0-based),
-    {src: fewest Fly actions to Earth through a cell of row r} (the grid
-    bounds of a ship that still needs a virus: ``search.Heuristic``,
-    ``relaxed.RelaxedBound._grid_bound``). Pure in its argument and
-    read-only for callers, so cached: only 128 argument values exist, and
-    every solve used to pay ~20 ms for it (whole arrays since: ~0.4 ms)."""
-    cells = [DOCK] + [(r, c) for r in range(1, 8) for c in range(1, 6)] + [EARTH]
-    index = {p: i for i, p in enumerate(cells)}
-    n = len(cells)
-    big = 1 << 20
-    d = np.full((n, n), big, dtype=np.int64)
-    np.fill_diagonal(d, 0)
-    steps = [dd.value for dd in DIRECTIONS]
-    for p in cells[:-1]:  # one Fly action: a step, then on while the row boosts
-        for dr, dc in steps:
-            q = p
-            while True:
-                q = (q[0] + dr, q[1] + dc)
-                if q == EARTH:
-                    d[index[p], index[q]] = 1
-                    break
-                if not (1 <= q[0] <= 7 and 1 <= q[1] <= 5):
-                    break
-                d[index[p], index[q]] = 1
-                if not boosty[q[0] - 1]:
-                    break
-    for k in range(n):  # shortest paths (Floyd-Warshall, 37 cells)
-        np.minimum(d, d[:, k : k + 1] + d[k : k + 1, :], out=d)
-    src = cells[:-1]  # the dock and the grid's cells, in ``index`` order
-    te = np.where(d[:-1, -1] < big, d[:-1, -1], 99)  # to Earth (99: no way)
-    to_earth = dict(zip(src, te.tolist(), strict=True))
-    to_earth[EARTH] = 0
-    # A way through a cell of row r: to the cell, then on to Earth; the cell
-    # is one of both Fly actions' ends, so one less. Per source and row, the
-    # least over the row's five cells (index 1 + 5(r-1) + c-1) it reaches.
-    to_cell = d[:-1, 1:-1]
-    ways = np.where(to_cell < big, to_cell + te[1:] - 1, big).reshape(len(src), 7, 5).min(axis=2)
-    via_row = [{p: x for p, x in zip(src, ways[:, r].tolist(), strict=True) if x < big} for r in range(7)]
-    return to_earth, via_row
-
-
-def _is_obstructed(face: SectorType) -> bool:
-    return face is SectorType.OBSTRUCTED
-
-
-def _same(face: SectorType) -> SectorType:
-    return face

@@ -69,7 +69,7 @@ def reference_solve(
 
 
 def _winning_commands(s: GameState, cards: int) -> list[tuple[int, int]]:
-    out = []
+    out: list[tuple[int, int]] = []
     if not s.hands[s.active]:
         return out
     for bolster in range(s.held + 1):

@@ -79,14 +79,11 @@ optimum is admissible), rule by rule:
   them, so this is admissible too. The relaxed states of a search, and of
   the searches from grids that differ only down there (a start's rows that
   far below are forgotten too: ``_key``), merge, and share their learned
-  bounds. On setups 0-59 the full objective took 4.74 -> 4.22 s in all in
-  deal mode (p95 212 -> 165 ms, slowest 1.10 -> 0.74 s) and 5.56 -> 5.07 s in
-  open mode (alternated three times, best of three), its split search's
-  nodes almost the same. The fewest-turns A*, whose priorities are the
-  relaxed values themselves, lost by it: 19 of 260 states near the dock of
-  seed 44 need a turn less so, and on setups 0-199 in open mode it took
-  5,171 -> 8,166 nodes and 7.3 -> 9.1 s (seed 44: 14 -> 973 nodes); so it
-  keeps them. Forgetting rows two below weakened the bound even for the card
+  bounds. The card search gains by it, its nodes almost the same. The
+  fewest-turns A*, whose priorities are the relaxed values themselves, lost
+  by it: 19 of 260 states near the dock of seed 44 need a turn less so, and
+  on setups 0-199 in open mode it took 5,171 -> 8,166 nodes (seed 44: 14 ->
+  973 nodes); so it keeps them. Forgetting rows two below weakened the bound even for the card
   search (nodes 29,708 -> 38,606 on setups 0-59, deal).
 * **Dominance.** More shields, more credits and, per row, a superset of
   patterns never hurt, so a relaxed state is dropped when one reached no later
@@ -113,17 +110,12 @@ reached at cost g' is one of g' + (v - g) turns), or prove there is none
 first took the states nearest Earth first, a greedy order; A*'s order, by g
 plus the bound, deepest first among equals, pops fewer states in both the
 checks that find a win and those that prove none: on setups 20-59 in deal
-mode, 187,107 -> 99,589 and 683,425 -> 656,184 pops, the same answers; on
-setups 0-59, against the greedy order, deal mode took 0.97 of the time per
-setup (all 60: 3.30 -> 2.92 s, slowest 645 -> 484 ms), open mode 0.985
-(4.78 -> 4.41 s, slowest 1.53 -> 1.23 s).) Many of those checks start from
-grids one turn apart whose searches meet after a turn, and the second finds
-the first's way at once (seed 23: 48 checks that found a way took 10.7 ->
-5.4 ms; with these two, setups 0-59 in deal mode: median 31 -> 28 ms, all
-60 4.11 -> 3.81 s, the same values and nodes). A* (``turns``) reads no ways,
-only the checks do: answering from a way found from the start itself saved
-the search but also what it would have learned (fewest turns, seed 50 in
-deal mode: 166 -> 315 ms), and a way met in the middle of an A* search ends
+mode, 187,107 -> 99,589 and 683,425 -> 656,184 pops, the same answers.)
+Many of those checks start from grids one turn apart whose searches meet
+after a turn, and the second finds the first's way at once (the same
+values and nodes). A* (``turns``) reads no ways, only the checks do:
+answering from a way found from the start itself saved the search but also
+what it would have learned, and a way met in the middle of an A* search ends
 it on that way, whose first turn (``first_turn``) may order the fewest-turns
 A* worse than the way the search would have found (seed 142 in open mode:
 24 -> 2,386 nodes).
@@ -139,13 +131,8 @@ The static-rows distance counts the waits for the row ahead too: it knows
 that row's rotation (a wait or a stop turns it by one). Before, the row ahead
 could show any card for free, and from the dock the relaxed game often needed
 12 turns where that distance said 7, mostly such waits. The table has six
-times the states (~35 µs to build, against ~6); it takes the rows below the
-highest moved one as moved too (fewer tables, weaker only below the ship).
-On setups 0-59, alternated three times, each setup's best of three, against
-the table without it: deal mode median 27.2 -> 24.1 ms, p95 209 -> 140 ms,
-slowest 0.95 -> 0.57 s, all 60 4.10 -> 3.23 s; open mode median 29.1 -> 25.9
-ms, p95 259 -> 223 ms, slowest 1.81 -> 0.96 s, all 60 4.93 -> 3.55 s; the
-same values (a noisy machine: runs' medians spread 26-46 ms).
+times the states; it takes the rows below the highest moved one as moved
+too (fewer tables, weaker only below the ship). The values are the same.
 
 The search runs compiled (``relaxed_kernel``, Numba). It can be stopped at a
 ``cap``: "at least cap turns" is still a valid bound.
@@ -424,9 +411,8 @@ class RelaxedBound:
         cache, and so do the kept static-rows tables when half their keys
         are taken. The table is then 110-220 MB (56 bytes a slot, at most
         half of them taken). At half the limit the slowest setup, seed 50 in
-        open mode, lost its learned bounds three times a solve and took
-        3.3-4.1 s against 2.1-2.5 s (peak memory 318 against 420 MB); at a
-        quarter, setups 0-59 were 20 % slower. (While it is smaller, the table
+        open mode, lost its learned bounds three times a solve (peak memory
+        318 against 420 MB); at a quarter, setups 0-59 were slower. (While it is smaller, the table
         doubles when half full: the larger one is made here, with numpy, for
         its huge pages, and the kernel moves the entries into it; a search
         stops learning when the table is too full.)"""

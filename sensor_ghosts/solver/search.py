@@ -104,6 +104,7 @@ from .model import (
     SHL,
     Model,
 )
+from .model_state import Root
 from .relaxed import INF, RelaxedBound
 
 # Heap entry kinds. FRESH: pushed with its parent's bounds (pathmax) only; its
@@ -246,9 +247,23 @@ def _dominance_bits(st: tuple) -> int:
     return (((x << 2) | _UNARY[st[SHL]]) << 4 | _UNARY[min(st[HELD], 4)]) << 4 | allowed
 
 
+def _there(hint: tuple | None) -> Callable[[tuple], bool]:
+    """``Model.successors``' ``keep``: the grids whose ship and rotations are
+    ``hint`` (an optimal relaxed way's first turn's end)."""
+    return lambda grid: (grid[0], grid[4]) == hint
+
+
+def _elsewhere(hint: tuple | None) -> Callable[[tuple], bool]:
+    """``_there``'s complement (None: every grid)."""
+    return lambda grid: (grid[0], grid[4]) != hint
+
+
+# Long by design: one loop over the heap whose state (heap, best, deferred
+# and refinement entries) stays in locals it reads many times a node; split
+# into an object's methods it would pay an attribute lookup for each.
 def astar(
     model: Model,
-    roots: list[tuple[tuple, object]],
+    roots: list[Root],
     *,
     objective: str = "turns",
     max_nodes: int | None = None,
@@ -399,7 +414,7 @@ def astar(
             if kind == DEFERRED:
                 # The rest of an expansion (below): its priority bounds them all.
                 hint = deferred.pop(st, None)  # None: regenerate all (duplicates are dropped)
-                children = model.successors(st, keep=lambda grid, hint=hint: (grid[0], grid[4]) != hint)
+                children = model.successors(st, keep=_elsewhere(hint))
             else:
                 nodes += 1
                 if (max_nodes is not None and nodes > max_nodes) or len(best) > max_states:
@@ -415,7 +430,7 @@ def astar(
                 elif turns_only:
                     # Two halves, the others generated only if the search comes
                     # back to this priority (the first goal found ends it).
-                    children = model.successors(st, keep=lambda grid, hint=hint: (grid[0], grid[4]) == hint)
+                    children = model.successors(st, keep=_there(hint))
                     deferred[st] = hint
                     heapq.heappush(heap, (p, seq, st, eg1, eg2, DEFERRED))
                     seq += 1

@@ -31,12 +31,10 @@ has that many turns finds T with the A* under 'turns-only': ``api._split_solve``
   left, checked once per grid and turn). Every Deep Scan of a grid is
   dropped at once when the relaxed game started with a Deep Scan's credit
   wait needs more turns than are left (``GridHalf.scan_may_fit``; a Deep
-  Scan is most of a grid's turns and most of them lead nowhere). Working out
-  only the classes asked for, and the Deep Scans at once, took setups 0-59
-  in deal mode from a median of 32 to 27 ms (all 60: 4.22 -> 3.96 s).
-  The turns themselves are compiled (``grid_kernel``, for the rules it
-  covers: ``CompiledGridTurns.applies``): on setups 0-199 in deal mode a
-  solve took 0.897 of the time per setup, the same optimum and nodes.
+  Scan is most of a grid's turns and most of them lead nowhere). The turns
+  themselves are compiled (``grid_kernel``, for the rules it covers:
+  ``CompiledGridTurns.applies``), with the same optimum and nodes as the
+  Python path.
 * **Card half once per hand.** What the cards can pay for, by pay class and
   pod move, is worked out once per (hands, heading, active player)
   (``payments``): the deck is untouched by a command (but for two players'
@@ -60,7 +58,7 @@ has that many turns finds T with the A* under 'turns-only': ``api._split_solve``
   a command of that class comes up: most never do, since the optimum is
   found first (a Deep Scan or a change of direction paid with two or three
   cards at nodes near the optimum's priority), and those checks are
-  relaxed-game searches (on setups 0-59, deal mode, the slowest 2.7 s -> 1.0 s).
+  relaxed-game searches.
 * **Most cards left** (the last tie-break, §15): cards left plus cards played
   stays put as cards are played and drawn and rises only at the reshuffle
   ([D15]); a node's priority carries a bound on it for the wins of f cards
@@ -106,27 +104,30 @@ import heapq
 import time
 from collections.abc import Callable
 
-from ..rules.geometry import DIRECTIONS, EARTH
+from ..rules.geometry import EARTH
 from . import lazy_draws
-from .grid_kernel import CompiledGridTurns
-from .model import FLY, HANDS, KIND_FLY, PEEK, PEND, SCAN, SHIELDS, SHIFT, Model, pay_class
+from .card_payments import (
+    BY_HANDS,
+    BY_PLACES,
+    FINAL,
+    LAZY,
+    ONE_OF_EACH,
+    after_payment,
+    hand_payments,
+    lazy_payments,
+    solo_payments,
+)
+from .grid_half import ANY_PEEK, NO_CARDS, SKIP, GridHalf, as_state, grid_key, next_grids
+from .model import HANDS, PEND, SCAN, Model, pay_class
+from .model_state import Root
 from .search import Heuristic, SearchOutcome
 
-# The card half of a state that stands for its grid only (the bounds and
-# ``Model.grid_moves`` read no card).
-NO_CARDS = ((), (), (), None, False, 0)
-# The pay class of a turn whose active player holds no card (§9).
-SKIP = ("skip", None)
-# The forms of ``fewest_cards``' payments: final (card state ids), by the
-# hands after (``hand_payments``), by places in a lone player's hand
-# (``solo_payments``), in open mode by the cards played, pending ones
-# included (``lazy_draws``).
-FINAL, BY_HANDS, BY_PLACES, LAZY = range(4)
-# The Peeks' pay classes' shared entry in ``GridHalf.nexts``' tables.
-ANY_PEEK = (PEEK, None)
-# One action of each pay class: the same cards pay for every action of a class.
-_ONE_OF_EACH = [(k, d) for k in (FLY, PEEK) for d in DIRECTIONS] + [(SHIFT, 0), (SHIELDS, None)]
-
+# The card search's halves live in ``grid_half`` and ``card_payments``;
+# callers and tests still import these from here.
+__all__ = [
+    "ANY_PEEK", "NO_CARDS", "ONE_OF_EACH", "SCAN", "SKIP", "GridHalf", "after_payment", "applies", "as_state",
+    "fewest_cards", "grid_key", "hand_payments", "lazy_payments", "next_grids", "solo_payments",
+]
 
 # ``fewest_cards``' payments shared by card states alike (``keyed``), kept
 # across solves: a lone player's by places in the hand are a function of the
@@ -136,13 +137,11 @@ _ONE_OF_EACH = [(k, d) for k in (FLY, PEEK) for d in DIRECTIONS] + [(SHIFT, 0), 
 # pool offers as card types, the heading, the types themselves and the number
 # of players. A process that solves many setups (a generator checking its
 # puzzles, the benchmarks) meets the same few hundred again and again.
-# Working them out took 0.84 ms of a median solve in deal mode (the middle 40
-# of setups 0-199), 7 % of one in open mode.
-_SHAPES: dict[tuple, tuple] = {}
+_SHAPES: dict[tuple, tuple[int, list]] = {}
 _SHAPES_LIMIT = 20_000
 
 
-def _share(key: tuple, shape: tuple) -> None:
+def _share(key: tuple, shape: tuple[int, list]) -> None:
     """Keep ``keyed``'s answer ``shape`` in ``_SHAPES`` (which starts over
     when full)."""
     if len(_SHAPES) >= _SHAPES_LIMIT:
@@ -150,248 +149,18 @@ def _share(key: tuple, shape: tuple) -> None:
     _SHAPES[key] = shape
 
 
-def applies(model: Model, roots: list[tuple[tuple, object]]) -> bool:
+def applies(model: Model, roots: list[Root]) -> bool:
     """Whether a turn's grid half is its action's and the pod's move alone
     (module docstring): one action a turn, lazily decided flips."""
     return model.actions_per_turn == 1 and model.lazy and len({grid_key(st) for st, _ in roots}) == 1
 
 
-def grid_key(st: tuple) -> tuple:
-    """A model state's grid half: its first seven fields and pending flips."""
-    return st[:HANDS] + (st[PEND],)
-
-
-def as_state(gk: tuple, cards: tuple) -> tuple:
-    """The model state of grid half ``gk`` and card half ``cards`` (hands,
-    deck, discard pile, heading, second pass, active player)."""
-    return (*gk[:HANDS], *cards, gk[HANDS])
-
-
-def next_grids(end: tuple | None) -> list[tuple | None]:
-    """The grids a turn's grid end (``Model._grid_end``) leads to; None: a win."""
-    if end is None:
-        return []
-    won, data = end
-    if won:
-        return [None]
-    return [grid + (pend,) for grid, pend, _cols, _ops in data]
-
-
-def hand_payments(model: Model, base, hands: tuple, head, active: int,
-                  memo: dict | None = None) -> dict[tuple, list]:
-    """(pay class, pod move) -> every (hands after, cards played (sorted),
-    heading after) of a command of player ``active`` with that key; ``base``:
-    the branch before it (only the pod's position is read). Not for two
-    players, whose [D18] wild plays the deck's top card: otherwise a command
-    leaves the deck untouched and its cards join the discard pile, so what it
-    can do depends on the hands and the heading alone. ``memo``: as
-    ``_play_keys``'."""
-    # (Lists and dicts, not sets: a heading is an Enum, whose hash, and so
-    # a set's order, changes with PYTHONHASHSEED.) Two plays of a hand play
-    # two sets of cards, so their entries differ.
-    what: dict[tuple, list] = {}
-    if memo is None:
-        memo = {}
-    for played, how, hs, _deck, _disc, _pass2, _resh in model.plays(hands, (), (), False, active):
-        cards = tuple(sorted(t for t, _ in played))
-        for k, arrow in _play_keys(model, base, played, how, head, memo):
-            what.setdefault(k, []).append((hs, cards, arrow))
-    return what
-
-
-def solo_payments(model: Model, base, hand: tuple, head, memo: dict) -> dict[tuple, list]:
-    """``hand_payments`` of a lone player's sorted ``hand`` as positions in
-    it: (pay class, pod move) -> every (positions kept, positions played,
-    heading after). The same for every hand of the same classes of cards
-    (``Model.tok_classes``) in the same order, so the card search works it
-    out once per such hand (``fewest_cards``): the cards of a hand's
-    positions are its cards in order, so kept and played cards stay
-    sorted."""
-    what: dict[tuple, list] = {}
-    for played, how, _hs, _deck, _disc, _pass2, _resh in model.plays((hand,), (), (), False, 0):
-        places: list[int] = []
-        for t, _ in played:
-            i = hand.index(t)
-            while i in places:  # equal cards (open mode): the next copy
-                i += 1
-            places.append(i)
-        pos = tuple(sorted(places))
-        kept = tuple(i for i in range(len(hand)) if i not in pos)
-        for k, arrow in _play_keys(model, base, played, how, head, memo):
-            what.setdefault(k, []).append((kept, pos, arrow))
-    return what
-
-
-def _play_keys(model: Model, base, played: tuple, how: str, head, memo: dict) -> list[tuple]:
-    """The (pay class, pod move) and heading after of every command paid
-    with the cards ``played`` (``Model.play_commands``), each once, in
-    order. ``memo``: a dict kept by the caller for one model and ``base``
-    pod position: the answer depends on the classes of the cards
-    (``Model.tok_classes``) and, for a single Fly card, the heading before,
-    and is worked out once there."""
-    kinds = tuple(model.tok_classes[t] for t, _ in played)
-    key = (kinds, how, head if how == "single" and kinds[0][0] == KIND_FLY else None)
-    got = memo.get(key)
-    if got is None:
-        pod_free = base.pod is not None and base.pod != EARTH
-        pod_move = model.pod_move if model.pod_variant else _no_pod
-        got = memo[key] = list(dict.fromkeys(
-            ((pay_class(c[1]), pod_move(c)), c[2])
-            for c in model.play_commands(played, how, head, _ONE_OF_EACH, pod_free)))
-    return got
-
-
-def _no_pod(_command: tuple) -> None:
-    return None  # ``Model.pod_move`` without the pod
-
-
-def after_payment(cards: tuple, paid: tuple) -> tuple:
-    """The card state after a command: ``cards`` before it, ``paid`` one of
-    ``hand_payments``' (hands after, cards played, heading after); the cards
-    played join the discard pile."""
-    hands_after, played, arrow = paid
-    _hands, deck, disc, _head, pass2, active = cards
-    return (hands_after, deck, tuple(sorted(disc + played)), arrow, pass2, active)
-
-
-class GridHalf:
-    """The grid half: every grid state's turns, worked out once, and which of
-    them can still lead to a win at exactly turn T."""
-
-    def __init__(self, model: Model, turns: int, heuristic: Heuristic | None):
-        self.m = model
-        self.T = turns
-        self.h = heuristic or Heuristic(model)
-        self._live: dict[tuple, dict] = {}
-        self._bound: dict[tuple, int] = {}
-        self._fit: dict[tuple, bool] = {}
-        self._scan_fit: dict[tuple, bool] = {}
-        # A grid is a big tuple, slow to hash, so the card search keys its
-        # nodes by a small id given once per grid (``grid_id``).
-        self.grids: list[tuple] = []
-        self._ids: dict[tuple, int] = {}
-        # The grid's turns compiled (``grid_kernel``) where they apply; made
-        # when first asked for (a GridHalf for bounds alone never is).
-        self._compiled: CompiledGridTurns | bool = CompiledGridTurns.applies(model)
-
-    def grid_id(self, gk: tuple) -> int:
-        """The id of grid ``gk`` (``grids[id]`` is ``gk``)."""
-        got = self._ids.get(gk)
-        if got is None:
-            got = self._ids[gk] = len(self.grids)
-            self.grids.append(gk)
-        return got
-
-    def _fits(self, nxt: tuple | None, left: int) -> bool:
-        """Whether a turn into ``nxt`` (None: a win) with ``left`` turns after
-        it may be part of a win at turn T: a win only on the last turn; else
-        the next grid's admissible turn bounds fit in the turns left (asked
-        once per grid and turn)."""
-        if nxt is None or not left:
-            return nxt is None and not left
-        key = (nxt, left)
-        got = self._fit.get(key)
-        if got is None:
-            st = as_state(nxt, NO_CARDS)
-            got = self.h.turns(st) <= left and self.h.relaxed.within(st, left)
-            self._fit[key] = got
-        return got
-
-    def scan_may_fit(self, gid: int, left: int) -> bool:
-        """Whether a Deep Scan from grid ``gid`` may be followed by a win in
-        ``left`` turns: one relaxed search for all of them (most are flips
-        and shifts that lead nowhere), ``RelaxedBound.scan_within``."""
-        key = (gid, left)
-        got = self._scan_fit.get(key)
-        if got is None:
-            got = self._scan_fit[key] = self.h.relaxed.scan_within(as_state(self.grids[gid], NO_CARDS), left + 1)
-        return got
-
-    def turns_needed(self, gk: tuple, left: int) -> int:
-        """An admissible bound on the turns grid ``gk`` needs to win, capped
-        at ``left + 1`` ("more than ``left``"), worked out once per grid and
-        cap. (One action a turn, so the relaxed game is there.)"""
-        key = (gk, left)
-        got = self._bound.get(key)
-        if got is None:
-            st = as_state(gk, NO_CARDS)
-            got = self.h.turns(st)
-            if got <= left:
-                got = self.h.relaxed.turns(st, left + 1)
-            self._bound[key] = got = min(got, left + 1)
-        return got
-
-    def ends(self, gk: tuple, pod: tuple | None, only: tuple | None = None) -> list[tuple[tuple, tuple | None]]:
-        """(pay class, grid end: ``Model._grid_end``) of every turn from grid
-        ``gk`` (of pay class ``only``, if given), the pod moving by ``pod``;
-        ``pod`` SKIP: the turn of a player without cards (pay class SKIP,
-        §9)."""
-        st = as_state(gk, NO_CARDS)
-        if pod == SKIP:
-            return [(SKIP, self.m.grid_skip(st))]
-        return [(pay_class(act), end) for act, end in self.m.grid_moves(st, pod, only)]
-
-    def live(self, gid: int, t: int) -> dict:
-        """(pay class, pod move) -> ``nexts``' answer, as far as asked (one
-        table per grid, by its id, and turn)."""
-        key = (gid, t)
-        got = self._live.get(key)
-        if got is None:
-            got = self._live[key] = {}
-        return got
-
-    def _next_grids(self, gk: tuple, pod: tuple | None, pc: tuple) -> list[tuple | None]:
-        """The next grids (None: the win) of the turns of pay class ``pc``
-        from grid ``gk``, the pod moving by ``pod``, each once, in the order
-        met: compiled (``grid_kernel``) where that applies, else from
-        ``ends``."""
-        if self._compiled is True:
-            self._compiled = CompiledGridTurns(self.m)
-        if self._compiled and pc != SKIP and pod is None:
-            got = self._compiled.nexts(gk, pc)
-            if got is not None:
-                return got
-        moves: dict = {}
-        for _pc, end in self.ends(gk, pod, None if pc == SKIP else pc):
-            moves.update(dict.fromkeys(next_grids(end)))
-        return list(moves)
-
-    def nexts(self, table: dict, gid: int, t: int, pod: tuple | None, pc: tuple) -> list:
-        """The ids of the next grids (None: the win) of the turns of pay class
-        ``pc`` from grid ``gid`` on turn ``t`` (0-based), the pod moving by
-        ``pod``, that may be part of a win at turn T; kept in ``table``
-        (``live(gid, t)``). ``pod`` SKIP: the turn of a player without cards
-        (pay class SKIP). The grid's turns are worked out, and checked
-        against the turns left (``_fits``, relaxed-game searches), only for
-        the pay classes asked for: ``fewest_cards`` asks only when a command
-        of the class comes up, and most Deep Scans never do."""
-        key = (pc, pod)  # as ``payments``' keys
-        got = table.get(key)
-        if got is None and pc[0] == PEEK and pc != ANY_PEEK:
-            # A Peek changes nothing on the grid, whatever its direction: one
-            # answer for the four (the pod's move may still differ).
-            got = table.get((ANY_PEEK, pod))
-            if got is not None:
-                table[key] = got
-                return got
-            got = table[key] = table[(ANY_PEEK, pod)] = self.nexts(table, gid, t, pod, ANY_PEEK)
-            return got
-        if got is None:
-            left = self.T - t - 1  # turns left after this one
-            if pc == SCAN and left and not self.scan_may_fit(gid, left):
-                got = table[key] = []
-                return got
-            # Only this pay class's turns are worked out: most classes are
-            # never asked for at most grids.
-            moves = self._next_grids(self.grids[gid], pod, pc)
-            got = table[key] = [None if nxt is None else self.grid_id(nxt)
-                                for nxt in moves if self._fits(nxt, left)]
-        return got
-
-
+# Long by design: the card search's bookkeeping lives in this function's
+# locals and closures, which its main loop reads many times a node; split
+# into an object's methods it would pay an attribute lookup for each.
 def fewest_cards(
     model: Model,
-    roots: list[tuple[tuple, object]],
+    roots: list[Root],
     turns: int,
     *,
     deadline: float | None = None,
@@ -470,7 +239,7 @@ def fewest_cards(
         if players == 2:
             # [D18] the third card of a wild is the deck's top: the deck counts.
             what: dict[tuple, dict] = {}
-            for c in model.commands(base, cards, frozenset(), actions=_ONE_OF_EACH):
+            for c in model.commands(base, cards, frozenset(), actions=ONE_OF_EACH):
                 what.setdefault((pay_class(c[1]), model.pod_move(c)), {})[(c[5], len(c[0]))] = None
             got = pays[cid] = (FINAL, {k: [(card_id(c1), n) for c1, n in v] for k, v in what.items()})
             return got
@@ -569,7 +338,7 @@ def fewest_cards(
         heapq.heappush(heap, (g + h, -big_l, -t, seq, key, g, stage, resume, later))
         seq += 1
 
-    shape: dict[int, tuple] = {}
+    shape: dict[int, tuple[int, list]] = {}
     # ``keyed``'s answers shared by card states alike (``_SHAPES``, across
     # solves too): solo, (classes of the hand's cards, heading), by places in
     # the hand (``solo_payments``); lazy, (hands, what the pool offers,
@@ -595,7 +364,7 @@ def fewest_cards(
         if lazy and hands[active]:
             n_pend = lazy_draws.pending_all(hands)
             pk = (hands, lazy_draws.available(_deck, n_pend, len(classes)), len(_deck) == n_pend, active)
-            tk = (lazy_rules, pk, head)
+            tk: tuple = (lazy_rules, pk, head)
             got = _SHAPES.get(tk)
             if got is None:
                 paying = lazy_payments(model, base, cards_of[cid], pk, paid_by)
@@ -604,7 +373,7 @@ def fewest_cards(
                         ((k, what, min(len(played) for _, played, _, _ in what), None) for k, what in paying.items()),
                         key=_least))
                 else:
-                    items = []
+                    items: list[tuple] = []
                     for k, what in paying.items():
                         distinct = {(len(played), sum(1 for hand in after if not hand)): (len(played), after)
                                     for after, played, _, _ in what}
@@ -627,7 +396,7 @@ def fewest_cards(
             shape[cid] = got
             return got
         form, paying = payments(cid)
-        items: list = []
+        items = []
         got = shape[cid] = (form, items)
         for k, what in paying.items():
             if form == FINAL:
@@ -652,7 +421,7 @@ def fewest_cards(
     gid0 = grid.grid_id(grid_key(roots[0][0]))
     for st, rec in roots if not lazy else [(None, None)]:
         # Lazy: one root, its opening hand pending (``lazy_draws``).
-        key = (0, gid0, card_id(lazy_draws.root_cards(model, roots) if lazy else st[HANDS:PEND]))
+        key = (0, gid0, card_id(lazy_draws.root_cards(model, roots) if st is None else st[HANDS:PEND]))
         root_of[key] = (st, rec)
         best[key] = 0
         push(key, 0)
@@ -776,32 +545,7 @@ def fewest_cards(
     return SearchOutcome("solved", path, (turns, sum(n for _, _, n, _ in steps)), None, nodes)
 
 
-def lazy_payments(model: Model, base, cards: tuple, key: tuple, memo: dict) -> dict[tuple, list]:
-    """``hand_payments`` of lazy card state ``cards`` (``lazy_draws.plays``,
-    one player; ``team_plays``, three or four): (pay class, pod move) ->
-    every (hands after, cards played (types, sorted), pool cards they take,
-    heading after). ``key``: what the plays depend on (the hands, what the
-    pool offers: ``lazy_draws.available``, whether the deck is empty, the
-    active player); the plays, which the heading does not change, are kept
-    in ``memo`` under it, with ``_play_keys``' answers."""
-    hands, pool, _disc, head, _pass2, active = cards
-    plays = memo.get(key)
-    if plays is None:
-        if model.players == 1:
-            plays = [(tuple((t, 0) for t in played), how, (after, played, take))
-                     for played, how, after, take in lazy_draws.plays(model, hands[0], pool)]
-        else:
-            plays = [(played, how, (after, tuple(sorted(t for t, _ in played)), take))
-                     for played, how, after, take in lazy_draws.team_plays(model, hands, pool, active)]
-        memo[key] = plays
-    what: dict[tuple, list] = {}
-    for played, how, item in plays:
-        for k, arrow in _play_keys(model, base, played, how, head, memo):
-            what.setdefault(k, []).append((*item, arrow))
-    return what
-
-
-def _real_cards(model: Model, roots: list, steps: list, last_cards: tuple) -> tuple[tuple, list, tuple]:
+def _real_cards(model: Model, roots: list[Root], steps: list, last_cards: tuple) -> tuple[tuple, list, tuple]:
     """A lazy optimum's root, steps and last card state with real cards
     (``lazy_draws.concrete_cards``), for ``_concrete``: the root is the one
     of ``roots`` whose opening hand the plan draws."""

@@ -83,7 +83,7 @@ class WorldSampler:
         starts = iter(START_CARDS)
         sample_id = 0
         for r, row in enumerate(obs.grid, 1):
-            cells = []
+            cells: list[Gap | Slot] = []
             for c, cell in enumerate(row, 1):
                 if isinstance(cell, SeenGap):
                     cells.append(Gap(at[(r, c)]))

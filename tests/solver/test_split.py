@@ -168,7 +168,7 @@ def _payments_by_commands(m, base, hands, head):
     """What each (pay class, pod move) is paid with, straight from
     ``Model.commands`` (no memo, no places): the reference."""
     what: dict = {}
-    for c in m.commands(base, (hands, (), (), head, False, 0), frozenset(), actions=split._ONE_OF_EACH):
+    for c in m.commands(base, (hands, (), (), head, False, 0), frozenset(), actions=split.ONE_OF_EACH):
         pod = m.pod_move(c) if m.pod_variant else None
         what.setdefault((pay_class(c[1]), pod), {})[(c[5][0], c[5][2], c[5][3])] = None
     return {k: list(v) for k, v in what.items()}

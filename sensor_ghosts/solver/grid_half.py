@@ -1,0 +1,183 @@
+"""The card search's grid half (``split``'s module docstring): a grid
+state's turns, worked out once per grid, pay class and pod move, and which of
+them can still be part of a win at exactly turn T."""
+
+from __future__ import annotations
+
+from .grid_kernel import CompiledGridTurns
+from .model import HANDS, PEEK, PEND, SCAN, Model, pay_class
+from .relaxed import RelaxedBound
+from .search import Heuristic
+
+# The card half of a state that stands for its grid only (the bounds and
+# ``Model.grid_moves`` read no card).
+NO_CARDS = ((), (), (), None, False, 0)
+# The pay class of a turn whose active player holds no card (§9).
+SKIP = ("skip", None)
+# The Peeks' pay classes' shared entry in ``GridHalf.nexts``' tables.
+ANY_PEEK = (PEEK, None)
+
+
+def grid_key(st: tuple) -> tuple:
+    """A model state's grid half: its first seven fields and pending flips."""
+    return st[:HANDS] + (st[PEND],)
+
+
+def as_state(gk: tuple, cards: tuple) -> tuple:
+    """The model state of grid half ``gk`` and card half ``cards`` (hands,
+    deck, discard pile, heading, second pass, active player)."""
+    return (*gk[:HANDS], *cards, gk[HANDS])
+
+
+def next_grids(end: tuple | None) -> list[tuple | None]:
+    """The grids a turn's grid end (``Model._grid_end``) leads to; None: a win."""
+    if end is None:
+        return []
+    won, data = end
+    if won:
+        return [None]
+    return [grid + (pend,) for grid, pend, _cols, _ops in data]
+
+
+class GridHalf:
+    """The grid half: every grid state's turns, worked out once, and which of
+    them can still lead to a win at exactly turn T."""
+
+    def __init__(self, model: Model, turns: int, heuristic: Heuristic | None):
+        self.m = model
+        self.T = turns
+        self.h = heuristic or Heuristic(model)
+        self._live: dict[tuple, dict] = {}
+        self._bound: dict[tuple, int] = {}
+        self._fit: dict[tuple, bool] = {}
+        self._scan_fit: dict[tuple, bool] = {}
+        # A grid is a big tuple, slow to hash, so the card search keys its
+        # nodes by a small id given once per grid (``grid_id``).
+        self.grids: list[tuple] = []
+        self._ids: dict[tuple, int] = {}
+        # The grid's turns compiled (``grid_kernel``) where they apply; made
+        # when first asked for (a GridHalf for bounds alone never is).
+        self._compiled: CompiledGridTurns | bool = CompiledGridTurns.applies(model)
+
+    def relaxed_bound(self) -> RelaxedBound:
+        """The relaxed game, which the heuristic has with one action a turn,
+        the only rules a grid half's turn bounds are asked under (``applies``)."""
+        relaxed = self.h.relaxed
+        assert relaxed is not None, "grid half: no relaxed game (a second action?)"
+        return relaxed
+
+    def grid_id(self, gk: tuple) -> int:
+        """The id of grid ``gk`` (``grids[id]`` is ``gk``)."""
+        got = self._ids.get(gk)
+        if got is None:
+            got = self._ids[gk] = len(self.grids)
+            self.grids.append(gk)
+        return got
+
+    def _fits(self, nxt: tuple | None, left: int) -> bool:
+        """Whether a turn into ``nxt`` (None: a win) with ``left`` turns after
+        it may be part of a win at turn T: a win only on the last turn; else
+        the next grid's admissible turn bounds fit in the turns left (asked
+        once per grid and turn)."""
+        if nxt is None or not left:
+            return nxt is None and not left
+        key = (nxt, left)
+        got = self._fit.get(key)
+        if got is None:
+            st = as_state(nxt, NO_CARDS)
+            got = self.h.turns(st) <= left and self.relaxed_bound().within(st, left)
+            self._fit[key] = got
+        return got
+
+    def scan_may_fit(self, gid: int, left: int) -> bool:
+        """Whether a Deep Scan from grid ``gid`` may be followed by a win in
+        ``left`` turns: one relaxed search for all of them (most are flips
+        and shifts that lead nowhere), ``RelaxedBound.scan_within``."""
+        key = (gid, left)
+        got = self._scan_fit.get(key)
+        if got is None:
+            got = self._scan_fit[key] = self.relaxed_bound().scan_within(as_state(self.grids[gid], NO_CARDS), left + 1)
+        return got
+
+    def turns_needed(self, gk: tuple, left: int) -> int:
+        """An admissible bound on the turns grid ``gk`` needs to win, capped
+        at ``left + 1`` ("more than ``left``"), worked out once per grid and
+        cap. (One action a turn, so the relaxed game is there.)"""
+        key = (gk, left)
+        got = self._bound.get(key)
+        if got is None:
+            st = as_state(gk, NO_CARDS)
+            got = self.h.turns(st)
+            if got <= left:
+                got = self.relaxed_bound().turns(st, left + 1)
+            self._bound[key] = got = min(got, left + 1)
+        return got
+
+    def ends(self, gk: tuple, pod: tuple | None, only: tuple | None = None) -> list[tuple[tuple, tuple | None]]:
+        """(pay class, grid end: ``Model._grid_end``) of every turn from grid
+        ``gk`` (of pay class ``only``, if given), the pod moving by ``pod``;
+        ``pod`` SKIP: the turn of a player without cards (pay class SKIP,
+        §9)."""
+        st = as_state(gk, NO_CARDS)
+        if pod == SKIP:
+            return [(SKIP, self.m.grid_skip(st))]
+        return [(pay_class(act), end) for act, end in self.m.grid_moves(st, pod, only)]
+
+    def live(self, gid: int, t: int) -> dict:
+        """(pay class, pod move) -> ``nexts``' answer, as far as asked (one
+        table per grid, by its id, and turn)."""
+        key = (gid, t)
+        got = self._live.get(key)
+        if got is None:
+            got = self._live[key] = {}
+        return got
+
+    def _next_grids(self, gk: tuple, pod: tuple | None, pc: tuple) -> list[tuple | None]:
+        """The next grids (None: the win) of the turns of pay class ``pc``
+        from grid ``gk``, the pod moving by ``pod``, each once, in the order
+        met: compiled (``grid_kernel``) where that applies, else from
+        ``ends``."""
+        if self._compiled is True:
+            self._compiled = CompiledGridTurns(self.m)
+        if self._compiled and pc != SKIP and pod is None:
+            got = self._compiled.nexts(gk, pc)
+            if got is not None:
+                return got
+        moves: dict = {}
+        for _pc, end in self.ends(gk, pod, None if pc == SKIP else pc):
+            moves.update(dict.fromkeys(next_grids(end)))
+        return list(moves)
+
+    def nexts(self, table: dict, gid: int, t: int, pod: tuple | None, pc: tuple) -> list:
+        """The ids of the next grids (None: the win) of the turns of pay class
+        ``pc`` from grid ``gid`` on turn ``t`` (0-based), the pod moving by
+        ``pod``, that may be part of a win at turn T; kept in ``table``
+        (``live(gid, t)``). ``pod`` SKIP: the turn of a player without cards
+        (pay class SKIP). The grid's turns are worked out, and checked
+        against the turns left (``_fits``, relaxed-game searches), only for
+        the pay classes asked for: ``fewest_cards`` asks only when a command
+        of the class comes up, and most Deep Scans never do."""
+        key = (pc, pod)  # as ``payments``' keys
+        got = table.get(key)
+        if got is None and pc[0] == PEEK and pc != ANY_PEEK:
+            # A Peek changes nothing on the grid, whatever its direction: one
+            # answer for the four (the pod's move may still differ).
+            got = table.get((ANY_PEEK, pod))
+            if got is not None:
+                table[key] = got
+                return got
+            got = table[key] = table[(ANY_PEEK, pod)] = self.nexts(table, gid, t, pod, ANY_PEEK)
+            return got
+        if got is None:
+            left = self.T - t - 1  # turns left after this one
+            if pc == SCAN and left and not self.scan_may_fit(gid, left):
+                got = table[key] = []
+                return got
+            # Only this pay class's turns are worked out: most classes are
+            # never asked for at most grids.
+            moves = self._next_grids(self.grids[gid], pod, pc)
+            got = table[key] = [None if nxt is None else self.grid_id(nxt)
+                                for nxt in moves if self._fits(nxt, left)]
+        return got
+
+
