@@ -8,6 +8,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, fields, replace
 from enum import Enum
+from typing import Any
 
 
 class Difficulty(str, Enum):
@@ -87,7 +88,7 @@ class RuleOptions:
     def with_flags(self, names: list[str]) -> RuleOptions:
         """A copy with the named boolean options switched on; unknown names raise
         ``ValueError`` naming the bad one."""
-        changes: dict[str, bool] = {}
+        changes: dict[str, Any] = {}  # (every flag is a bool field; mypy cannot tell which)
         for n in names:
             key = n.strip().lower()
             if key not in FLAG_NAMES:

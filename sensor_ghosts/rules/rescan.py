@@ -116,5 +116,7 @@ def rescan(state: GameState, columns: frozenset[int], flipped: frozenset[int],
         assert row is not None
         state = flip_card(state, (row, c))
         if log is not None:
-            log.append(Flipped((row, c), state.grid[row - 1][c - 1].face, "re-scan"))
+            slot = state.grid[row - 1][c - 1]
+            assert isinstance(slot, Slot)  # a gap is never flipped (``rescan_allowed``)
+            log.append(Flipped((row, c), slot.face, "re-scan"))
     return state

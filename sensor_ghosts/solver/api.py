@@ -23,7 +23,7 @@ MODES = tuple(m.value for m in Mode)
 # The cap of the relaxed game's search for the first guess at the fewest
 # turns (``_split_solve``): no standard game comes near it.
 INF_TURNS = 100
-OBJECTIVES = tuple(o.value for o in Objective)
+OBJECTIVES = tuple(o.value for o in Objective if o is not Objective.PROBABILITY)  # what a caller may ask for
 
 
 def start_state(instance: Setup | GameState, mode: str, deal: Deal | None) -> tuple[GameState, bool]:

@@ -40,6 +40,8 @@ class Objective(_Name):
     TURNS = "turns"
     CARDS = "cards"
     TURNS_ONLY = "turns-only"
+    # Expected mode's, not a plan's: the chance to win with best play.
+    PROBABILITY = "probability"
 
 
 class Status(_Name):
