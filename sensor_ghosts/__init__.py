@@ -53,6 +53,7 @@ _EXPORTS: dict[str, tuple[str, str]] = {
     "rescan_hint": ("sensor_ghosts.advisor", "rescan_hint"),
     "solve_endgame": ("sensor_ghosts.advisor", "solve_endgame"),
     "SensorGhostsError": ("sensor_ghosts.rules.errors", "SensorGhostsError"),
+    "InvalidArgumentError": ("sensor_ghosts.rules.errors", "InvalidArgumentError"),
     "IllegalTurnError": ("sensor_ghosts.rules.errors", "IllegalTurnError"),
     "NotationError": ("sensor_ghosts.rules.errors", "NotationError"),
 }
@@ -79,7 +80,9 @@ def dump(thing: Any) -> str:
         from .rules.observation_notation import format_observation
 
         return format_observation(thing)
-    raise TypeError(f"cannot write a {type(thing).__name__} in the notation")
+    from .rules.errors import NotWritableError
+
+    raise NotWritableError(f"cannot write a {type(thing).__name__} in the notation")
 
 
 def __getattr__(name: str) -> Any:

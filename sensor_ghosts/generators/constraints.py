@@ -28,6 +28,7 @@ from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
 
 from ..rules.cards import SectorType
+from ..rules.errors import InvalidArgumentError
 from ..rules.geometry import COLS, ROWS, Pos
 from .deal import CardGrid, index_of
 
@@ -191,6 +192,6 @@ def constraint_by_name(name: str) -> Constraint:
     try:
         return NAMED_CONSTRAINTS[name]
     except KeyError:
-        raise ValueError(
+        raise InvalidArgumentError(
             f"unknown constraint {name!r} (known: {', '.join(NAMED_CONSTRAINTS)})"
         ) from None

@@ -12,6 +12,7 @@ import random
 from collections.abc import Sequence
 
 from ..rules.cards import START_CARDS, SectorCard, SectorCardSet
+from ..rules.errors import InvalidArgumentError
 from ..rules.geometry import COLS, ROWS, Pos
 
 CardGrid = list[SectorCard]
@@ -45,7 +46,7 @@ def deal_cards(rng: random.Random, sector_cards: SectorCardSet) -> CardGrid:
 def cards_in_order(cards: Sequence[SectorCard]) -> CardGrid:
     """A card grid from 33 sector cards listed in :data:`SECTOR_POSITIONS` order."""
     if len(cards) != len(SECTOR_POSITIONS):
-        raise ValueError(f"need {len(SECTOR_POSITIONS)} sector cards, got {len(cards)}")
+        raise InvalidArgumentError(f"need {len(SECTOR_POSITIONS)} sector cards, got {len(cards)}")
     grid: CardGrid = [START_CARDS[0], START_CARDS[1]]
     grid.extend(cards)
     return grid

@@ -17,6 +17,7 @@ from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass, replace
 
 from ..rules.cards import CommandCardSet, SectorCardSet, Side
+from ..rules.errors import InvalidArgumentError
 from ..rules.geometry import COLS, ROWS
 from ..rules.notation import canonical_ids
 from ..rules.options import RuleOptions
@@ -65,7 +66,7 @@ def _build(
     game_id: str | None,
 ) -> tuple[Setup, Trace]:
     if backend not in BACKENDS:
-        raise ValueError(f"unknown backend {backend!r} (use {' or '.join(BACKENDS)})")
+        raise InvalidArgumentError(f"unknown backend {backend!r} (use {' or '.join(BACKENDS)})")
     rng = random.Random(seed)
     # Steps 1-2.
     cards: CardGrid = deal_cards(rng, sector_cards)
@@ -165,7 +166,7 @@ def generate_traced(
     if seed is None:
         seed = new_seed()
     if seed < 0:
-        raise ValueError(f"seed must be a non-negative whole number, got {seed}")
+        raise InvalidArgumentError(f"seed must be a non-negative whole number, got {seed}")
     options = options or RuleOptions()
     sector_cards = sector_cards or SectorCardSet.default()
     command_cards = command_cards or CommandCardSet.default()
@@ -275,7 +276,7 @@ def generate_aimed(
     ``max_attempts`` seeds. Other keyword arguments go to :func:`generate_setup`
     (constraints, policy, card sets, backend)."""
     if max_attempts < 1:
-        raise ValueError("max_attempts must be at least 1")
+        raise InvalidArgumentError("max_attempts must be at least 1")
     if seed is None:
         seed = new_seed()
     rejected: dict[str, int] = {}
@@ -304,7 +305,7 @@ def iter_accepted(
     only when the next setup is asked for. Other keyword arguments go to
     :func:`generate_setup`."""
     if max_seeds < 1:
-        raise ValueError("max_seeds must be at least 1")
+        raise InvalidArgumentError("max_seeds must be at least 1")
     rejected: dict[str, int] = {}
     found = 0
     for s in range(seed, seed + max_seeds):

@@ -29,6 +29,7 @@ from functools import cached_property
 from itertools import combinations, product
 
 from ..rules.cards import SectorType
+from ..rules.errors import InvalidArgumentError
 from ..rules.geometry import COLS, Pos
 from .constraints import Constraint
 from .deal import CardGrid, index_of
@@ -60,7 +61,7 @@ _NEIGHBOURS: dict[Pos, tuple[Pos, ...]] = {
 
 def _check_backend(backend: str) -> None:
     if backend not in BACKENDS:
-        raise ValueError(f"unknown layout backend {backend!r} (use {' or '.join(BACKENDS)})")
+        raise InvalidArgumentError(f"unknown layout backend {backend!r} (use {' or '.join(BACKENDS)})")
 
 
 def removable_cells(grid: CardGrid, constraints: Sequence[Constraint] = ()) -> frozenset[Pos]:

@@ -34,6 +34,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass
 
+from ..rules.errors import InvalidArgumentError
 from ..rules.geometry import COLS, ROWS, Pos
 from .deal import CardGrid, index_of, pos_of
 from .errors import UnsafeDealError
@@ -255,7 +256,7 @@ def optimal_swap_plans(grid: CardGrid, *, backend: str = "python") -> list[SwapP
         return _plans_python(safe, len(bad))
     if backend == "cpsat":
         return _plans_cpsat(safe, len(bad))
-    raise ValueError(f"unknown row-safety backend {backend!r} (use python or cpsat)")
+    raise InvalidArgumentError(f"unknown row-safety backend {backend!r} (use python or cpsat)")
 
 
 def min_swaps(grid: CardGrid) -> int:

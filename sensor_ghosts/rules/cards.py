@@ -13,7 +13,7 @@ from functools import cached_property
 from importlib import resources
 from pathlib import Path
 
-from .errors import CardSetError, UnknownCardError
+from .errors import CardSetError, InvalidArgumentError, UnknownCardError
 from .options import Difficulty
 
 
@@ -79,7 +79,7 @@ def _type_of(token: str) -> SectorType:
     try:
         return SectorType(token.upper())
     except ValueError:
-        raise ValueError(f"unknown sector type {token!r} (use E, B, A or O)") from None
+        raise InvalidArgumentError(f"unknown sector type {token!r} (use E, B, A or O)") from None
 
 
 @dataclass(frozen=True)

@@ -75,6 +75,17 @@ class InvalidStateError(InvalidSetupError):
         return str(self.args[0])
 
 
+class InvalidArgumentError(SensorGhostsError, ValueError):
+    """A library function called with a value it does not take (an unknown
+    backend, a negative seed, a direction letter that is not U, D, L or R):
+    a ``ValueError`` too, as these were before they joined the project's errors."""
+
+
+class NotWritableError(SensorGhostsError, TypeError):
+    """``dump`` given something the notation has no form for (a ``TypeError``
+    too: the argument is of the wrong type)."""
+
+
 class UnknownCardError(SensorGhostsError, KeyError):
     """A card id that is not in the card set (a ``KeyError`` too, as before)."""
 

@@ -4,6 +4,8 @@ from __future__ import annotations
 
 from enum import Enum
 
+from .errors import InvalidArgumentError
+
 ROWS = 7
 COLS = 5
 
@@ -50,7 +52,7 @@ class Direction(Enum):
         for d in cls:
             if key in (d.letter, d.name, _ARROWS[d].upper()):
                 return d
-        raise ValueError(f"unknown direction {text!r} (use U, D, L or R)")
+        raise InvalidArgumentError(f"unknown direction {text!r} (use U, D, L or R)")
 
 
 _ARROWS = {Direction.UP: "^", Direction.DOWN: "v", Direction.LEFT: "<", Direction.RIGHT: ">"}

@@ -6,6 +6,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 
 from .cards import CommandCardSet, SectorCard, SectorCardSet, Side
+from .errors import InvalidArgumentError
 from .geometry import COLS, ROWS, Pos, on_grid
 from .options import RuleOptions
 
@@ -96,7 +97,7 @@ class Setup:
 
     def __post_init__(self) -> None:
         if len(self.grid) != ROWS or any(len(row) != COLS for row in self.grid):
-            raise ValueError("a setup grid has 7 rows of 5 cells")
+            raise InvalidArgumentError("a setup grid has 7 rows of 5 cells")
 
     def cell(self, pos: Pos) -> Cell:
         assert on_grid(pos), pos

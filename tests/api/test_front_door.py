@@ -43,3 +43,16 @@ def test_unknown_name():
         sg.no_such_thing  # noqa: B018
     with pytest.raises(TypeError):
         sg.dump(3)
+    with pytest.raises(sg.SensorGhostsError):
+        sg.dump(3)
+
+
+def test_bad_arguments_raise_the_projects_error_and_a_value_error():
+    """Every error the library raises on purpose is a ``SensorGhostsError``;
+    argument errors stay ``ValueError`` for callers that caught those."""
+    from sensor_ghosts.rules.geometry import Direction
+
+    for call in (lambda: sg.generate(seed=-1), lambda: Direction.parse("X")):
+        with pytest.raises(sg.InvalidArgumentError) as e:
+            call()
+        assert isinstance(e.value, ValueError) and isinstance(e.value, sg.SensorGhostsError)
