@@ -17,6 +17,7 @@ from dataclasses import dataclass, field
 
 from ..rules.engine import apply_turn
 from ..rules.errors import SensorGhostsError
+from ..rules.log import Event
 from ..rules.setup import Deal
 from ..rules.state import GameState, Status
 from ..rules.turns import DECK_PLAYER, Action, ActionKind, Command, PlayedCard, Turn
@@ -64,6 +65,7 @@ class Plan:
     """What the plan is optimal for (``api.OBJECTIVES``): 'turns-only' plans
     have the fewest turns but their cards were not minimised."""
     _figures: Figures | None = field(default=None, init=False, repr=False, compare=False)
+    _logs: list[list[Event]] | None = field(default=None, init=False, repr=False, compare=False)
 
     @property
     def figures(self) -> Figures:
@@ -71,14 +73,25 @@ class Plan:
         ``replay``, or on first reading: one pass through the engine). A plan
         that turns out illegal counts its figures up to the illegal turn."""
         if self._figures is None:
-            self._figures = _run(self.start, self.turns, strict=False)[1]
+            self._figures = _run(self.start, self.turns, strict=False)[2]
         return self._figures
 
     def replay(self) -> list[GameState]:
         """Every state from the start to the win; raises ``PlanReplayError`` when a
-        turn is illegal or the last state is not won."""
-        states, self._figures = _run(self.start, self.turns, strict=True)
+        turn is illegal or the last state is not won. The engine's account of
+        each turn is kept (``logs``)."""
+        states, self._logs, self._figures = _run(self.start, self.turns, strict=True)
         return states
+
+    @property
+    def logs(self) -> list[list[Event]]:
+        """What each turn did, as the rules engine told it during ``replay``
+        (``rules.log``: cells entered and the sides met, samples, flips,
+        shifts, pod moves, draws): one list of events per turn."""
+        if self._logs is None:
+            self.replay()
+        assert self._logs is not None
+        return self._logs
 
     def to_text(self) -> str:
         f = self.figures
@@ -136,30 +149,34 @@ def _cmd_json(cmd: Command | None) -> dict | None:
     }
 
 
-def _run(start: GameState, turns: list[Turn], *, strict: bool) -> tuple[list[GameState], Figures]:
-    """One pass of ``turns`` through the rules engine: the states, and the
-    figures. ``strict``: raise ``PlanReplayError`` when a turn is illegal or
-    the plan does not win; else stop at an illegal turn."""
+def _run(start: GameState, turns: list[Turn], *, strict: bool
+         ) -> tuple[list[GameState], list[list[Event]], Figures]:
+    """One pass of ``turns`` through the rules engine: the states, each turn's
+    log and the figures. ``strict``: raise ``PlanReplayError`` when a turn is
+    illegal or the plan does not win; else stop at an illegal turn."""
     states = [start]
+    logs: list[list[Event]] = []
     s = start
     played = spent = 0
     for i, t in enumerate(turns, 1):
         played += sum(len(c.cards) for c in (t.command, t.second) if c is not None)
         trace: list = []
+        log: list[Event] = []
         try:
-            s = apply_turn(s, t, trace)
+            s = apply_turn(s, t, trace, log=log)
         except SensorGhostsError as e:
             if strict:
                 raise PlanReplayError(f"turn {i} ({t}) is illegal: {e}") from e
             break
         states.append(s)
+        logs.append(log)
         for cmd, before, after in trace:
             if cmd.action.kind is ActionKind.FLY and after.shields < before.shields:
                 spent += before.shields - after.shields
     if strict and s.outcome.status is not Status.WON:
         raise PlanReplayError(f"the plan does not win: {s.outcome}")
     left = sum(len(h) for h in s.hands) + len(s.deck)
-    return states, Figures(len(turns), played, spent, left)
+    return states, logs, Figures(len(turns), played, spent, left)
 
 
 def concretize(model: Model, path: list, rotation: Callable[[int, bool], tuple] | None = None
