@@ -19,7 +19,8 @@ Type a turn, e.g.
   D1 flip 4,2 / D1 shift 3      Deep Scan: flip a card, or shift a row left
   F1+D1+S1 peek L               three cards as a wild (last card lands on top)
   W fly R pod U                 the Wild; 'pod D' moves the escape pod where you choose
-Other commands: turns (list legal commands), hint, help, quit."""
+Other commands: turns (list legal commands), hint, save FILE (what you see, for
+'sensor-ghosts hint FILE', and the whole game beside it), help, quit."""
 
 
 @click.command()
@@ -90,6 +91,9 @@ def play(
         if line == "hint":
             _hint(state)
             continue
+        if line == "save" or line.startswith("save "):
+            _save(state, line[4:].strip())
+            continue
         try:
             turn = parse_turn(line, state)
             state = apply_turn(state, turn)
@@ -116,6 +120,32 @@ def _list_commands(state, starts) -> None:
         click.echo(f"  {text}")
     if len(items) > 60:
         click.echo(f"  ... and {len(items) - 60} more")
+
+
+def _save(state, name: str) -> None:
+    """``save FILE``: the active player's observation in FILE (what ``hint``
+    reads) and the full state beside it (``play``, ``solve`` and ``show`` read
+    it), each written all or nothing."""
+    from pathlib import Path
+
+    from ..fileio import write_atomic
+    from ..rules.notation import format_state
+    from ..rules.observation import observe
+    from ..rules.observation_notation import format_observation
+
+    if not name:
+        click.echo("save needs a file name: save table.txt")
+        return
+    path = Path(name).expanduser()
+    full = path.with_name(f"{path.stem}.state{path.suffix}")
+    try:
+        write_atomic(path, format_observation(observe(state, state.active)) + "\n")
+        write_atomic(full, format_state(state) + "\n")
+    except OSError as e:
+        click.echo(f"not saved: {path}: {e.strerror or e}")
+        return
+    click.echo(f"saved what player {state.active + 1} sees to {path} (sensor-ghosts hint {path}) "
+               f"and the whole game to {full} (sensor-ghosts play {full})")
 
 
 def _hint(state) -> None:

@@ -63,3 +63,27 @@ def test_play_reports_a_loss_with_exit_1():
     r = _play(3, [f"{fly_card} fly U"])  # from the dock, up leaves the grid [D25]
     assert r.exit_code == 1
     assert "lost: flew off the grid" in r.output
+
+
+def test_play_saves_what_the_player_sees_for_hint_and_the_whole_game(tmp_path):
+    """``save FILE`` writes the active player's observation (``hint`` reads it)
+    and the full state beside it (``play`` goes on from it), issue: table companion."""
+    from sensor_ghosts.rules.notation import load
+    from sensor_ghosts.rules.observation import observe
+    from sensor_ghosts.rules.observation_notation import parse_observation
+
+    target = tmp_path / "table.txt"
+    r = CliRunner().invoke(main, ["play", "--seed", "7", "--no-color"],
+                           input=f"F6 fly R; rescan 2,4\nsave {target}\nsave\nsave {tmp_path / 'no' / 'x.txt'}\nquit\n")
+    assert r.exit_code == 0, r.output
+    state = load((tmp_path / "table.state.txt").read_text())
+    assert state.turn == 2
+    assert parse_observation(target.read_text()) == observe(state, state.active)
+    assert f"saved what player 1 sees to {target}" in r.output
+    assert "save needs a file name" in r.output and "not saved: " in r.output
+    assert not (tmp_path / "no").exists() and sorted(p.name for p in tmp_path.iterdir()) == [
+        "table.state.txt", "table.txt"]
+    h = CliRunner().invoke(main, ["hint", str(target), "--budget", "0.2"])
+    assert h.exit_code == 0 and h.output.startswith("best: "), h.output
+    p = CliRunner().invoke(main, ["play", str(tmp_path / "table.state.txt"), "--no-color"], input="quit\n")
+    assert p.exit_code == 0 and "turn 2" in p.output
