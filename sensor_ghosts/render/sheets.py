@@ -464,7 +464,25 @@ def solution_page(solution: Solution, *, title: str | None = None, hide_down: bo
     page.meta["events"] = events
     draw_grid(page, first.grid, box, hide_down=hide_down, hide_samples=hide_down)
 
-    # flight path
+    _draw_flight(page, box, first, events)
+    # the plan as a table, and the key under the grid (wide when the table is short)
+    table_x = box.x0 + 5 * s + s + s * 0.95 + 4
+    table_end = _plan_table(page, events, final, table_x, 25, W - 10 - table_x, H - 22 - 25)
+    legend_y = box.bottom + 9
+    if table_end < legend_y - 3:
+        draw_legend(page, 12, legend_y, hide_down=hide_down, col_w=66, solution=True, ncols=4,
+                    row_h=6.4, text_size=2.6)
+    else:
+        draw_legend(page, 12, legend_y, hide_down=hide_down, col_w=38, solution=True, ncols=4,
+                    row_h=6.4, text_size=2.1)
+    draw_footer(page, setup, H - 6, regenerable)
+    return page
+
+
+def _draw_flight(page: Page, box: GridBox, first: GameState, events: list[TurnEvents]) -> None:
+    """The flight path from the first state's ship, and the marks over the grid: turn
+    numbers where turns end, boosts, chosen flips and row shifts."""
+    s = box.s
     path_g = Group("path")
     pts: list[tuple[float, float]] = [box.center(first.ship)]
     for ev in events:
@@ -507,18 +525,6 @@ def solution_page(solution: Solution, *, title: str | None = None, hide_down: bo
     sx, sy = box.center(first.ship)
     marks.add(*icons.ship_glyph(sx + s * 0.3, sy - s * 0.28, s * 0.12))
     page.add(path_g, marks)
-    # the plan as a table, and the key under the grid (wide when the table is short)
-    table_x = box.x0 + 5 * s + s + s * 0.95 + 4
-    table_end = _plan_table(page, events, final, table_x, 25, W - 10 - table_x, H - 22 - 25)
-    legend_y = box.bottom + 9
-    if table_end < legend_y - 3:
-        draw_legend(page, 12, legend_y, hide_down=hide_down, col_w=66, solution=True, ncols=4,
-                    row_h=6.4, text_size=2.6)
-    else:
-        draw_legend(page, 12, legend_y, hide_down=hide_down, col_w=38, solution=True, ncols=4,
-                    row_h=6.4, text_size=2.1)
-    draw_footer(page, setup, H - 6, regenerable)
-    return page
 
 
 def _plan_table(page: Page, events: list[TurnEvents], final: GameState, x: float, y: float, w: float, h: float) -> float:
