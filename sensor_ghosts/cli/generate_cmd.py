@@ -346,8 +346,13 @@ def generate(
     if pdf_path is not None and made:
         from ..render import booklet
 
-        plans = [r.plan if r is not None else None for _, r in made] if solutions else None
-        booklet([m for m, _ in made], pdf_path, plans)
+        sols = None
+        if solutions:
+            from ..puzzles import solution_of
+
+            sols = [solution_of(r.plan) if r is not None and r.plan is not None else None for _, r in made]
+        # Every setup here is the generator's: its id is a game ID.
+        booklet([m for m, _ in made], pdf_path, sols, regenerable=True)
         pages = len(made) + (sum(1 for _, r in made if r is not None and r.plan is not None) if solutions else 0)
         said = (f"wrote {pdf_path} ({len(made)} puzzle{'s' if len(made) != 1 else ''}"
                 + (f", {pages - len(made)} solution page(s)" if solutions else "") + ")")
