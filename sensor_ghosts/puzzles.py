@@ -25,7 +25,7 @@ from pathlib import Path
 from typing import Any
 
 from . import solver
-from .generators import parse_game_id
+from .generators import is_game_id
 from .generators.generate import Filter, SetupFilter, iter_accepted
 from .render import Page, Solution, booklet, solution_page
 from .rules.engine import apply_turn
@@ -160,13 +160,7 @@ def solution_of(plan: Plan | SolveResult) -> Solution:
 def regenerable(setup: Setup) -> bool:
     """Whether ``setup``'s id is a generator's game ID (``generate --id`` gives
     the setup again): the pages' ``regenerable``."""
-    if not setup.id:
-        return False
-    try:
-        parse_game_id(setup.id)
-    except ValueError:  # a GameIdError is one
-        return False
-    return True
+    return is_game_id(setup.id)
 
 
 def render_solution(setup: Setup, turns: Any, *, deal: Deal | None = None, seed: int | None = None,

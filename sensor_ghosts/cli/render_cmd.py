@@ -34,18 +34,11 @@ def _load(file: str):
 
 
 def _regenerable(setup) -> bool:
-    """The footer's ``regenerable``: the setup's id is a generator's game ID.
-    (``puzzles.regenerable`` says the same, but importing it loads the solver,
-    which a plain sheet does not need.)"""
-    from ..generators import parse_game_id
+    """The footer's ``regenerable`` (``puzzles.regenerable``, whose import
+    would load the solver, which a plain sheet does not need)."""
+    from ..generators import is_game_id
 
-    if not setup.id:
-        return False
-    try:
-        parse_game_id(setup.id)
-    except ValueError:  # a GameIdError is one
-        return False
-    return True
+    return is_game_id(setup.id)
 
 
 @click.command("render")
