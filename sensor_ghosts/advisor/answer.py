@@ -12,7 +12,7 @@ from ..rules.observation import Observation
 from ..rules.state import Status
 from ..rules.turns import Turn
 
-__all__ = ["GameOverObservation", "Hint", "HintError", "check_askable", "wilson"]
+__all__ = ["GameOverObservation", "Hint", "HintError", "answer_head", "check_askable", "wilson"]
 
 
 class HintError(SensorGhostsError, ValueError):
@@ -30,6 +30,12 @@ def check_askable(observation: Observation) -> None:
         raise GameOverObservation(f"the game is over ({observation.outcome})")
     if observation.active != observation.player:
         raise HintError("hints are for the active player (the observation is another player's)")
+
+
+def answer_head(best: Turn, win: float, low: float, high: float) -> dict[str, Any]:
+    """The first keys of a hint as JSON (both engines' hints): the turn, its
+    chance and the interval."""
+    return {"best": str(best), "win": round(win, 4), "ci95": [round(low, 4), round(high, 4)]}
 
 
 def wilson(wins: float, n: int, z: float = 1.96) -> tuple[float, float]:
@@ -91,9 +97,7 @@ class Hint:
 
     def as_dict(self) -> dict[str, Any]:
         return {
-            "best": str(self.best),
-            "win": round(self.win, 4),
-            "ci95": [round(self.low, 4), round(self.high, 4)],
+            **answer_head(self.best, self.win, self.low, self.high),
             "raw_win": round(self.raw_win, 4),
             "worlds": self.worlds,
             "reason": self.reason,

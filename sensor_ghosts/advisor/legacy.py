@@ -80,7 +80,7 @@ from ..rules.state import GameState, Status
 from ..rules.turns import ActionKind, Command, Turn
 from ..solver import compiled
 from ..solver.worlds import WorldSampler
-from .answer import GameOverObservation, check_askable, wilson
+from .answer import GameOverObservation, answer_head, check_askable, wilson
 from .commands import after_command as _after_command
 from .commands import command_key as _command_key
 from .commands import finish as _finish
@@ -281,9 +281,7 @@ class Hint:
 
     def as_dict(self) -> dict[str, Any]:
         return {
-            "best": str(self.best),
-            "win": round(self.win, 4),
-            "ci95": [round(self.low, 4), round(self.high, 4)],
+            **answer_head(self.best, self.win, self.low, self.high),
             "samples": self.samples,
             "reason": self.reason,
             "runner_up": None if self.runner_up is None else str(self.runner_up),
@@ -362,15 +360,21 @@ def hint(
     ranked = sorted(top, key=lambda c: c.rank(), reverse=True)
     if plan_cand is not None:
         ranked = [plan_cand] + [c for c in ranked if c is not plan_cand]
+    # The re-scan: the careful plan's own, or the best fixed choice for the best command.
+    rescan_of = planned if plan_cand is not None else None
+    return _answer(observation, ranked, groups, ws, rescan_of=rescan_of,
+                   rescan_worlds=ws[: min(4, n1)], until=deadline + reserve, know=know, t0=t0,
+                   method=_method(plan_cand is not None, playouts, solver_nodes, know))
+
+
+def _answer(observation: Observation, ranked: list[Candidate], groups: _Groups, ws: list[GameState],
+            *, rescan_of: Turn | None, rescan_worlds: list[GameState], until: float, know: Informed,
+            t0: float, method: str) -> Hint:
+    """The hint: the first of ``ranked``, with ``rescan_of``'s re-scan or the
+    best fixed one (``_best_rescan``), and the runner-up."""
     best = ranked[0]
     runner = ranked[1] if len(ranked) > 1 else None
-
-    # --- the re-scan: the best fixed choice for the best command -------------
-    if plan_cand is not None:
-        assert planned is not None
-        best_turn = planned  # the plan's own re-scan
-    else:
-        best_turn = _best_rescan(best.turn, ws[: min(4, n1)], deadline + reserve, know)
+    best_turn = rescan_of if rescan_of is not None else _best_rescan(best.turn, rescan_worlds, until, know)
     low, high = wilson(best.wins, best.n)
     return Hint(
         best=best_turn,
@@ -386,7 +390,7 @@ def hint(
         candidates=groups.groups,
         legal=len(groups.legal),
         seconds=time.perf_counter() - t0,
-        method=_method(plan_cand is not None, playouts, solver_nodes, know),
+        method=method,
     )
 
 
