@@ -8,10 +8,13 @@ from __future__ import annotations
 import heapq
 import math
 
-from ..rules.cards import SectorType, Side
-from ..rules.geometry import COLS, DOCK, EARTH, ROWS, Direction, Pos
-from ..rules.setup import Gap, Slot
-from ..rules.state import GameState, Status
+from ..rules.cards import SectorCard, SectorType, Side
+from ..rules.geometry import COLS, DOCK, EARTH, ROWS, Direction, Pos, on_grid
+from ..rules.log import Entered
+from ..rules.movement import fly
+from ..rules.rescan import shift_row
+from ..rules.setup import Cell, Gap, Slot
+from ..rules.state import GameState, Outcome, Status
 
 FIX_COST = 1.5
 """Extra cards to make a card of a near row safe before entering it: a Deep
@@ -139,6 +142,230 @@ def _cell_costs(state: GameState, informed: Informed) -> dict[Pos, tuple]:
     return out
 
 
+Entry = tuple[Pos, Pos | None, tuple | None]
+
+
+class _Walks:
+    """The cells a Fly enters in the route's picture of the grid, asked of the
+    rules engine (``rules.movement.fly``: boosts chain, Earth, gaps, the edges,
+    the dock once left), so that the Fly rule is not written twice.
+
+    The picture (``probe``): every card shows on both sides the face the
+    route meets there (``_cell_costs``), Obstructed where the route cannot
+    enter; no samples, no pod, no shields. A row the route waits on is shifted
+    by the engine's own shift (``rules.rescan.shift_row``). Walks are cached
+    for one route search."""
+
+    def __init__(self, state: GameState, costs: dict[Pos, tuple]):
+        grid = []
+        self.where: dict[int, Pos] = {}
+        for r, row in enumerate(state.grid, 1):
+            cells: list[Cell] = []
+            for c, cell in enumerate(row, 1):
+                if isinstance(cell, Slot):
+                    self.where[cell.card.id] = (r, c)
+                    info = costs.get((r, c))
+                    met = info[2] if info is not None else SectorType.OBSTRUCTED
+                    card = cell.card if cell.card.start else SectorCard(cell.card.id, met, met)
+                    cell = Slot(card, Side.FRONT, None)
+                cells.append(cell)
+            grid.append(tuple(cells))
+        self.probe = state.evolve(grid=tuple(grid), shields=0, pod=None, seen=frozenset(),
+                                  outcome=Outcome(Status.ONGOING))
+        self._shifted: dict[tuple[int, int], _Picture] = {}
+        self.costs = costs
+        self._walks: dict[tuple, list[Entry]] = {}
+
+    def _grid(self, row: int, k: int) -> _Picture:
+        """The picture with ``row`` shifted ``k`` times (k turns of waiting);
+        beyond row 7 there is no row to shift."""
+        got = self._shifted.get((row, k))
+        if got is None:
+            s = self.probe
+            for _ in range(k if row <= ROWS else 0):
+                s = shift_row(s, row)
+            got = self._shifted[(row, k)] = _Picture(s)
+        return got
+
+    def walk(self, start: Pos, d: Direction, row: int = 1, k: int = 0) -> list[Entry]:
+        """The cells a Fly from ``start`` in ``d`` enters, in order, with ``row``
+        shifted ``k`` times: (the cell in the shifted picture, the card's cell
+        in ``state`` — EARTH for Earth, None for a gap or off the grid —, its
+        ``_cell_costs`` entry or None)."""
+        key = (start, d, row, k)
+        got = self._walks.get(key)
+        if got is None:
+            p = self._grid(row, k)
+            got = []
+            for pos in p.entered(start, d):
+                cell = p.state.cell(pos) if on_grid(pos) else None
+                real = EARTH if pos == EARTH else (
+                    self.where[cell.card.id] if isinstance(cell, Slot) else None)
+                got.append((pos, real, self.costs.get(real) if real is not None else None))
+            self._walks[key] = got
+        return got
+
+
+_ENTERED: dict[tuple, tuple[Pos, ...]] = {}
+"""The engine's walks by what they depend on (``_Picture.entered``)."""
+
+
+class _Picture:
+    """One picture of the grid for ``_Walks``, with what each of its rows and
+    columns shows (``line``)."""
+
+    def __init__(self, state: GameState):
+        self.state = state
+        self._lines: dict[tuple, tuple] = {}
+
+    def line(self, start: Pos, d: Direction) -> tuple:
+        """What the cells a Fly from ``start`` in ``d`` can meet show: its row
+        or column (the whole grid where ``start`` is off it)."""
+        r, c = start
+        if d in (Direction.LEFT, Direction.RIGHT) and 1 <= r <= ROWS:
+            key: tuple = ("row", r)
+        elif d in (Direction.UP, Direction.DOWN) and 1 <= c <= COLS:
+            key = ("col", c)
+        else:
+            key = ("grid",)
+        got = self._lines.get(key)
+        if got is None:
+            grid = self.state.grid
+            cells = (grid[r - 1] if key[0] == "row" else tuple(row[c - 1] for row in grid)
+                     if key[0] == "col" else tuple(x for row in grid for x in row))
+            got = self._lines[key] = tuple(
+                (x.card.start, x.card.front, x.card.back, x.up) if isinstance(x, Slot) else None
+                for x in cells)
+        return got
+
+    def entered(self, start: Pos, d: Direction) -> tuple[Pos, ...]:
+        """The cells ``fly`` enters from ``start`` in ``d``. A Fly goes
+        straight, so the answer depends only on that line (and the rule
+        options): it is remembered by them, as route searches ask the same
+        walks again and again."""
+        key = (start, d, self.line(start, d), self.state.options)
+        got = _ENTERED.get(key)
+        if got is None:
+            log: list = []
+            fly(self.state.evolve(ship=start), d, log)
+            got = tuple(e.pos for e in log if isinstance(e, Entered))
+            if len(_ENTERED) > 200_000:
+                _ENTERED.clear()
+            _ENTERED[key] = got
+        return got
+
+
+def _enter(info: tuple, cards: float, risk: float, lft: int) -> tuple[float, float, int]:
+    """Cards and risk after entering a cell of ``info`` (``_cell_costs``), and
+    the samples still needed."""
+    cards += info[0]
+    risk += info[1]
+    if lft and info[3] > 0:
+        if info[3] >= 1.0:
+            lft = 0
+        else:  # a face-down token: counted as the virus, at its odds
+            risk += -math.log(info[3])
+            lft = 0
+    return cards, risk, lft
+
+
+Step = tuple[Direction, int, Pos, int]
+"""A route's first step: (direction, turns waited, cell entered, what it needs)."""
+Node = tuple[int, int, int, int, int]
+"""(row, ship column, rotation of the ship's row, samples still needed, the
+heading's axis: 0 none, 1 vertical, 2 sideways)."""
+
+
+class _RouteSearch:
+    """Dijkstra on cards + ``RISK_WEIGHT`` x risk over ``Node``s (``route``)."""
+
+    def __init__(self, costs: dict[Pos, tuple], walks: _Walks, start: Node):
+        self.costs = costs
+        self.walks = walks
+        self.best: dict[Node, float] = {start: 0.0}
+        self.first: dict[Node, Step | None] = {start: None}
+        self.heap: list[tuple[float, float, float, Node]] = [(0.0, 0.0, 0.0, start)]
+
+    def push(self, key: Node, cards: float, risk: float, step: Step | None) -> None:
+        comb = cards + RISK_WEIGHT * risk
+        if comb < self.best.get(key, 1e18):
+            self.best[key], self.first[key] = comb, step
+            heapq.heappush(self.heap, (comb, cards, risk, key))
+
+    def run(self) -> tuple[float, float, Step | None]:
+        while self.heap:
+            comb, cards0, risk0, node = heapq.heappop(self.heap)
+            if self.best.get(node, 1e18) < comb:
+                continue
+            done = self.sideways(node, cards0, risk0)
+            if done is not None:
+                return done
+            if node[1] == 0:
+                continue  # from the dock only right
+            self.up(node, cards0, risk0)
+            self.down(node, cards0, risk0)
+        return math.inf, math.inf, None
+
+    def sideways(self, node: Node, cards0: float, risk0: float) -> tuple[float, float, Step] | None:
+        """Along the ship's row as it has rotated (boosts chain); the answer
+        when Earth is reached with the samples."""
+        r, x, rot, left, ax = node
+        f0 = self.first[node]
+        for d in (Direction.LEFT, Direction.RIGHT):
+            cards, risk, lft, step = cards0 + (ax == 1), risk0, left, None
+            for (_, cx), cell, info in self.walks.walk((r, x), d, r, rot):
+                if cell == EARTH:
+                    if lft == 0:
+                        return cards + 1, risk, f0 or (Direction.RIGHT, 0, EARTH, OK)
+                    break
+                if cell is None or info is None or (step is not None and info[4] != OK):
+                    break  # nothing can be prepared in the middle of a boost chain
+                if step is None:
+                    step = f0 or (d, 0, cell, info[4])
+                cards, risk, lft = _enter(info, cards, risk, lft)
+                if info[2] is not SectorType.BOOST:
+                    self.push((r, cx, rot, lft, 2), cards, risk, step)
+                    break
+                cards -= 1.0  # a boost's onward move is free
+        return None
+
+    def up(self, node: Node, cards0: float, risk0: float) -> None:
+        """Up after waiting k turns for the row ahead (which shifts left every
+        turn, §8) to bring one of its cards above the ship; boosts chain."""
+        r, x, _rot, left, ax = node
+        f0 = self.first[node]
+        for k in range(COLS):
+            cards, risk, lft, step = cards0 + k * WAIT_COST + (ax == 2), risk0, left, None
+            for i, ((cr, _), cell, info) in enumerate(self.walks.walk((r, x), Direction.UP, r + 1, k)):
+                if cell is None or cell == EARTH or info is None or (step is not None and info[4] != OK):
+                    break
+                if step is None:
+                    # Flipping or charging shields for a card of the row ahead
+                    # takes turns, during which that row shifts: the card must
+                    # be k >= that many columns away, and those turns are the wait.
+                    busy = 1 if info[4] == FIX else round(info[0] - 1) if info[4] == SHIELD else 0
+                    if k < busy:
+                        break
+                    cards -= busy * WAIT_COST
+                    step = f0 or (Direction.UP, k, cell, info[4])
+                cards, risk, lft = _enter(info, cards, risk, lft)
+                if info[2] is not SectorType.BOOST:
+                    # Rows further ahead than the first have not shifted.
+                    self.push((cr, x, k if i == 0 else 0, lft, 1), cards, risk, step)
+                    break
+                cards -= 1.0
+
+    def down(self, node: Node, cards0: float, risk0: float) -> None:
+        """Down (rare): onto the row behind as it lies now, never a boost."""
+        r, x, _rot, left, ax = node
+        walk = self.walks.walk((r, x), Direction.DOWN)
+        _, cell, info = walk[0]
+        if cell is not None and info is not None and len(walk) == 1:  # a boost carries on
+            cards, risk, lft = _enter(info, cards0 + (ax == 2), risk0, left)
+            self.push((r - 1, x, 0, lft, 1), cards, risk,
+                      self.first[node] or (Direction.DOWN, 0, cell, info[4]))
+
+
 def route(state: GameState, informed: Informed = True) -> tuple[float, float, tuple | None]:
     """An estimate of the cards needed to collect enough virus samples and reach
     Earth, the risk taken on the way (-ln of the chance to survive it), and the
@@ -150,7 +377,8 @@ def route(state: GameState, informed: Informed = True) -> tuple[float, float, tu
     the row ahead, which shifts left every turn (§8), to bring any of its cards
     above the ship; boosts chain; cards that must be flipped or shielded first
     cost more, unseen ones are risky (``_cell_costs``). Collecting a face-down
-    token that may be rock is a risk too."""
+    token that may be rock is a risk too. Where a Fly goes is the rules
+    engine's answer (``_Walks``)."""
     if state.ship == EARTH:
         return 0.0, 0.0, None
     costs = _cell_costs(state, informed)
@@ -159,113 +387,8 @@ def route(state: GameState, informed: Informed = True) -> tuple[float, float, tu
     # (two Fly cards, [D11]).
     h = state.heading
     axis = 0 if h is None else (1 if h in (Direction.UP, Direction.DOWN) else 2)
-    if state.ship == DOCK:
-        start = (1, 0, 0, need, axis)
-    else:
-        start = (state.ship[0], state.ship[1], 0, need, axis)
-    best: dict[tuple, float] = {start: 0.0}
-    first: dict[tuple, tuple | None] = {start: None}
-    heap: list[tuple[float, float, float, tuple]] = [(0.0, 0.0, 0.0, start)]
-    push, pop = heapq.heappush, heapq.heappop
-    right, up_d, left_d = Direction.RIGHT, Direction.UP, Direction.LEFT
-    lam = RISK_WEIGHT
-
-    def enter(info, cards, risk, lft):
-        cards += info[0]
-        risk += info[1]
-        if lft and info[3] > 0:
-            if info[3] >= 1.0:
-                lft = 0
-            else:  # a face-down token: counted as the virus, at its odds
-                risk += -math.log(info[3])
-                lft = 0
-        return cards, risk, lft
-
-    while heap:
-        comb, cards0, risk0, node = pop(heap)
-        if best.get(node, 1e18) < comb:
-            continue
-        r, x, rot, left, ax = node
-        f0 = first[node]
-        # Sideways (boosts chain along the row).
-        for dx in (-1, 1):
-            cx, cards, risk, lft, step = x, cards0 + (ax == 1), risk0, left, None
-            while True:
-                nx = cx + dx
-                if r == ROWS and nx == COLS + 1:
-                    if lft == 0:
-                        return cards + 1, risk, f0 or (right, 0, EARTH, OK)
-                    break
-                if not 1 <= nx <= COLS:
-                    break
-                cell = (r, (nx - 1 + rot) % COLS + 1)
-                info = costs.get(cell)
-                if info is None or (step is not None and info[4] != OK):
-                    break  # nothing can be prepared in the middle of a boost chain
-                if step is None:
-                    step = f0 or (right if dx == 1 else left_d, 0, cell, info[4])
-                cards, risk, lft = enter(info, cards, risk, lft)
-                cx = nx
-                if info[2] is not SectorType.BOOST:
-                    key = (r, cx, rot, lft, 2)
-                    comb = cards + lam * risk
-                    if comb < best.get(key, 1e18):
-                        best[key], first[key] = comb, step
-                        push(heap, (comb, cards, risk, key))
-                    break
-                cards -= 1.0  # a boost's onward move is free
-        if x == 0:
-            continue  # from the dock only right
-        # Up, after waiting k turns for the row ahead; boosts chain upwards.
-        for k in range(COLS):
-            cr, cards, risk, lft, rr, step = (
-                r,
-                cards0 + k * WAIT_COST + (ax == 2),
-                risk0,
-                left,
-                k,
-                None,
-            )
-            while True:
-                nr = cr + 1
-                if nr > ROWS:
-                    break
-                cell = (nr, (x - 1 + rr) % COLS + 1)
-                info = costs.get(cell)
-                if info is None or (step is not None and info[4] != OK):
-                    break
-                if step is None:
-                    # Flipping or charging shields for a card of the row ahead
-                    # takes turns, during which that row shifts: the card must
-                    # be k >= that many columns away, and those turns are the wait.
-                    busy = 1 if info[4] == FIX else round(info[0] - 1) if info[4] == SHIELD else 0
-                    if k < busy:
-                        break
-                    cards -= busy * WAIT_COST
-                    step = f0 or (up_d, k, cell, info[4])
-                cards, risk, lft = enter(info, cards, risk, lft)
-                cr = nr
-                if info[2] is not SectorType.BOOST:
-                    key = (cr, x, rr, lft, 1)
-                    comb = cards + lam * risk
-                    if comb < best.get(key, 1e18):
-                        best[key], first[key] = comb, step
-                        push(heap, (comb, cards, risk, key))
-                    break
-                cards -= 1.0
-                rr = 0  # rows further ahead have not shifted
-        # Down (rare): the row behind, as it lies now.
-        if r > 1:
-            cell = (r - 1, x)
-            info = costs.get(cell)
-            if info is not None and info[2] is not SectorType.BOOST:
-                cards, risk, lft = enter(info, cards0 + (ax == 2), risk0, left)
-                key = (r - 1, x, 0, lft, 1)
-                comb = cards + lam * risk
-                if comb < best.get(key, 1e18):
-                    best[key], first[key] = comb, f0 or (Direction.DOWN, 0, cell, info[4])
-                    push(heap, (comb, cards, risk, key))
-    return math.inf, math.inf, None
+    row, col = (1, 0) if state.ship == DOCK else state.ship
+    return _RouteSearch(costs, _Walks(state, costs), (row, col, 0, need, axis)).run()
 
 
 def route_cost(state: GameState, informed: Informed = True) -> float:
