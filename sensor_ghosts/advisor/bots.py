@@ -38,8 +38,9 @@ from ..rules.setup import Setup, Slot
 from ..rules.state import GameState, Status, initial_state
 from ..rules.turns import Turn
 from ..solver.worlds import WorldSampler
-from .legacy import _after_command, fast_turn, policy_turn, rescan_policy, turn_key
 from .legacy import hint as old_hint
+from .legacy import turn_key
+from .policies import fast_turn, policy_turn, rescan_policy
 from .search import after_command, hint, rescan_hint
 
 __all__ = ["BOTS", "GameResult", "make_bot", "play_game"]
@@ -238,7 +239,7 @@ def _legalize(state: GameState, turn: Turn) -> Turn:
     key = turn_key(state, turn)
     for t in legal_turns(state):
         if turn_key(state, t) == key:
-            after, flipped = _after_command(state, t)
+            after, flipped = after_command(state, t)
             if after.is_over:
                 return t
 
