@@ -204,6 +204,9 @@ class GameResult:
     turns: int
     reason: str
     decision_seconds: list[float] = field(default_factory=list)
+    decision_cpu_seconds: list[float] = field(default_factory=list)
+    """The same decisions in the process's CPU time: what they cost on one
+    core, whatever else the machine was doing."""
     predictions: list[float] = field(default_factory=list)
     """The win chance the bot's hint printed at each decision (hint bot only)."""
     raw: list[tuple[float, bool]] = field(default_factory=list)
@@ -221,6 +224,7 @@ class GameResult:
             "turns": self.turns,
             "reason": self.reason,
             "decision_seconds": self.decision_seconds,
+            "decision_cpu_seconds": self.decision_cpu_seconds,
             "predictions": self.predictions,
             "raw": self.raw,
             "last": self.last,
@@ -276,13 +280,15 @@ def play_game(
     state = initial_state(setup, setup.deal, seed=seed)
     rng = random.Random(f"{b.name}:{seed}")
     times: list[float] = []
+    cpu: list[float] = []
     last: list[tuple[str, str]] = []
     for _ in range(max_turns):
         if state.is_over:
             break
-        t0 = time.perf_counter()
+        t0, c0 = time.perf_counter(), time.process_time()
         turn = b.choose(state, rng)
         times.append(time.perf_counter() - t0)
+        cpu.append(time.process_time() - c0)
         turn = _legalize(state, turn) if b.repaired else turn
         last = (last + [(format_state(state), format_turn(turn))])[-KEEP_LAST:]
         state = apply_turn(state, turn)
@@ -294,6 +300,7 @@ def play_game(
         turns=state.turn,
         reason=str(state.outcome),
         decision_seconds=times,
+        decision_cpu_seconds=cpu,
         predictions=list(b.predictions),
         raw=list(getattr(b, "raw", [])),
         last=last,
