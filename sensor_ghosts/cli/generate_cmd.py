@@ -8,18 +8,15 @@ leave no legal choice).
 from __future__ import annotations
 
 import json
-import os
 import sys
-import tempfile
 from collections.abc import Callable
-from contextlib import contextmanager
+from contextlib import ExitStack, contextmanager
 from functools import partial
-from pathlib import Path
 from typing import TYPE_CHECKING
 
 import click
 
-from ..fileio import new_file_mode
+from ..fileio import atomic_file
 from ..generators.constraints import NAMED_CONSTRAINTS
 from ..generators.errors import GameIdError, GenerationFailedError
 from ..generators.game_id import parse_game_id
@@ -103,24 +100,12 @@ def _sink(out: str | None, discard: bool = False):
 
         yield write
         return
-    target = Path(out)
-    parent = target.parent if str(target.parent) else Path(".")
-    try:
-        fd, tmp = tempfile.mkstemp(dir=parent, prefix=f".{target.name}.", suffix=".tmp")
-    except OSError as e:
-        raise click.BadParameter(
-            f"cannot write there: {e.strerror or e}", param_hint="--out"
-        ) from None
-    try:
-        with os.fdopen(fd, "w", encoding="utf-8", newline="\n") as f:
-            yield f.write
-            f.flush()
-            os.fsync(f.fileno())
-        os.chmod(tmp, new_file_mode())  # mkstemp makes 0600: respect the umask
-        os.replace(tmp, target)
-    except BaseException:
-        Path(tmp).unlink(missing_ok=True)
-        raise
+    with ExitStack() as stack:
+        try:
+            f = stack.enter_context(atomic_file(out))
+        except OSError as e:
+            raise click.BadParameter(f"cannot write there: {e.strerror or e}", param_hint="--out") from None
+        yield f.write
 
 
 @click.command("generate")

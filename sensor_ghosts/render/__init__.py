@@ -17,13 +17,11 @@ so this package imports neither the solver nor the generator. Quick use::
 
 from __future__ import annotations
 
-import os
-import tempfile
 from collections.abc import Callable, Iterable, Sequence
 from pathlib import Path
 from typing import Any
 
-from ..fileio import new_file_mode
+from ..fileio import write_atomic
 from ..rules.setup import Setup
 from ..rules.state import GameState
 from .scene import Page
@@ -70,20 +68,8 @@ def solution_svg(solution: Solution, **kw: Any) -> str:
 
 
 def _atomic_write(path: str | Path, make: Callable[[], bytes]) -> None:
-    path = Path(path)
     data = make()  # everything that can fail on bad input happens before the file exists
-    fd, tmp = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".tmp", dir=path.parent or ".")
-    try:
-        with os.fdopen(fd, "wb") as f:
-            f.write(data)
-        os.chmod(tmp, new_file_mode())  # mkstemp makes 0600; give a normal file's mode
-        os.replace(tmp, path)
-    except BaseException:
-        try:
-            os.unlink(tmp)
-        except FileNotFoundError:
-            pass
-        raise
+    write_atomic(path, data)
 
 
 def _as_page(x: Page | Setup | GameState) -> Page:
