@@ -50,7 +50,6 @@ KEEP_LAST = 3
 
 class Bot:
     name = "bot"
-    sees_everything = False
     repaired = False
     """The older heuristics fix a re-scan before the command's outcome is seen;
     their turns are repaired when the outcome does not fit (``_legalize``)."""
@@ -146,7 +145,6 @@ class CheatBot(Bot):
     speed; ``solver_timeout`` is only a safety net."""
 
     name = "cheat"
-    sees_everything = True
 
     def __init__(self, solver_timeout: float = 120.0, solver_nodes: int | None = 4000):
         self.solver_timeout = solver_timeout
