@@ -21,12 +21,14 @@ Each input goes to one command (in turn, so every command gets its share),
 run in-process with Click's ``CliRunner``: validate, show, show --hide,
 perft 1 and 2, solve and verify (deal, open and expected modes), hint,
 render, play (the turn strings, on its standard input), generate --id.
-Searches get a small limit (``--search-limit``, hint ``--budget``); a run is
+Searches get a small limit (``--search-limit``: one of 0.05, 0.2, 0.5 s at random per run, so that
+the deadline falls in every phase of a search; hint ``--budget``, at most that); a run is
 over its limit when it takes more than that limit + ``--grace`` seconds of
 wall-clock time (the issue's "limit + 1 s"; "over (cpu)" counts the runs whose
 own CPU time was over it, the figure that does not grow with the machine's
-load); a run still going after ``--kill-after`` seconds is stopped by an alarm
-and counted as a hang. A traceback is an exception that
+load); a run that has used ``--kill-after`` seconds of CPU time (or ten times
+that of wall-clock time) is stopped by an alarm and counted as a hang: CPU
+time, so that a run starved by other processes is not taken for a hang. A traceback is an exception that
 escapes a command (``CliRunner`` catches it) or "Traceback" in the output.
 Prints the counts per command, the totals and the command line used; with
 ``--save DIR`` the inputs behind each traceback and slow run are written there.
@@ -328,7 +330,8 @@ def worker(args, index: int, n: int, out_q=None) -> dict:
     rng = random.Random(args.seed * 7919 + index)
     docs = corpus(args.seed)
     warm_up()
-    specs = commands(args.search_limit, args.budget)
+    limits = [float(x) for x in args.search_limit.split(",")]
+    specs = commands(limits[0], args.budget)
     names = [c for c in args.commands.split(",")] if args.commands else list(specs)
     runner = CliRunner()
     counts: dict[str, Counter] = defaultdict(Counter)
@@ -338,6 +341,7 @@ def worker(args, index: int, n: int, out_q=None) -> dict:
     if save:
         save.mkdir(parents=True, exist_ok=True)
     signal.signal(signal.SIGALRM, _alarm)
+    signal.signal(signal.SIGPROF, _alarm)
     states_text = [d for d in docs["doc"] if d.startswith("sensor-ghosts state")]
     with tempfile.TemporaryDirectory(prefix="sg-fuzz-") as td:
         tmp = Path(td)
@@ -346,7 +350,8 @@ def worker(args, index: int, n: int, out_q=None) -> dict:
                 print(f"[worker {index}] stopped (SIGTERM) after {i} inputs", file=sys.stderr, flush=True)
                 break
             name = names[(index + i * args.jobs) % len(names)]
-            spec = specs[name]
+            limit = rng.choice(limits)  # limits and budgets vary, so a deadline falls in every phase
+            spec = commands(limit, min(limit, args.budget))[name]
             kind = spec[0]
             extra = ""
             if kind == "turn":  # a state file, and a mutated turn on standard input
@@ -362,14 +367,18 @@ def worker(args, index: int, n: int, out_q=None) -> dict:
                     text = rng.choice(docs[kind])  # the valid documents too
             t0 = time.perf_counter()
             c0 = time.process_time()
-            signal.setitimer(signal.ITIMER_REAL, args.kill_after)
+            signal.setitimer(signal.ITIMER_PROF, args.kill_after)
+            signal.setitimer(signal.ITIMER_REAL, 10 * args.kill_after)
             outcome = "ok"
             detail = ""
             try:
                 r = run_one(runner, main, spec, text, tmp, extra)
+                signal.setitimer(signal.ITIMER_PROF, 0)
                 signal.setitimer(signal.ITIMER_REAL, 0)
                 counts[name][f"exit {r.exit_code}"] += 1
                 exc = r.exception
+                if exc is not None and isinstance(exc.__cause__, Hang):
+                    raise exc.__cause__  # the alarm, wrapped by a compiled kernel's call back into Python
                 if exc is not None and not isinstance(exc, SystemExit):
                     outcome = "traceback"
                     detail = "".join(traceback.format_exception(type(exc), exc, exc.__traceback__, limit=-3))
@@ -385,8 +394,9 @@ def worker(args, index: int, n: int, out_q=None) -> dict:
                     detail = r.stderr[-400:]
             except Hang:
                 outcome = "hang"
-                detail = f"stopped after {args.kill_after:g} s"
+                detail = f"stopped after {args.kill_after:g} s of CPU time or {10 * args.kill_after:g} s"
             finally:
+                signal.setitimer(signal.ITIMER_PROF, 0)
                 signal.setitimer(signal.ITIMER_REAL, 0)
             secs = time.perf_counter() - t0
             cpu = time.process_time() - c0
@@ -398,7 +408,7 @@ def worker(args, index: int, n: int, out_q=None) -> dict:
                 counts[name]["over limit"] += 1
                 counts[name]["ok"] -= 1
                 outcome = "over limit"
-                detail = f"{secs:.2f}s (limit {spec[2]:g} + {args.grace:g} s)"
+                detail = f"{secs:.2f}s, {cpu:.2f}s CPU (limit {spec[2]:g} + {args.grace:g} s)"
             worst[name] = max(worst[name], secs)
             if outcome != "ok":
                 tag = f"{name}: {outcome}: {detail.strip().splitlines()[-1] if detail.strip() else ''}"
@@ -427,7 +437,8 @@ def main() -> int:
     ap.add_argument("--seed", type=int, default=0)
     ap.add_argument("--jobs", type=int, default=1, help="worker processes")
     ap.add_argument("--commands", default="", help="comma-separated names (default: all)")
-    ap.add_argument("--search-limit", type=float, default=0.5, help="solve/verify/perft --timeout")
+    ap.add_argument("--search-limit", default="0.05,0.2,0.5",
+                    help="solve/verify/perft --timeout, one of these at random per run (hint: at most --budget)")
     ap.add_argument("--budget", type=float, default=0.2, help="hint --budget")
     ap.add_argument("--grace", type=float, default=1.0, help="seconds over its limit a run may take")
     ap.add_argument("--kill-after", type=float, default=60.0, help="stop a run after this long: a hang")
