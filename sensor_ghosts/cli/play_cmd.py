@@ -114,12 +114,11 @@ tens of thousands of commands."""
 
 def _list_commands(state, starts) -> None:
     """The distinct commands; the re-scan is chosen after each (``turn_starts``)."""
-    items = [str(t) for t in starts]
-    click.echo(f"{len(items)} command(s), each followed by a re-scan choice:")
-    for text in items[:60]:
-        click.echo(f"  {text}")
-    if len(items) > 60:
-        click.echo(f"  ... and {len(items) - 60} more")
+    click.echo(f"{len(starts)} command(s), each followed by a re-scan choice:")
+    for turn in starts[:60]:
+        click.echo(f"  {turn}")
+    if len(starts) > 60:
+        click.echo(f"  ... and {len(starts) - 60} more")
 
 
 def _save(state, name: str) -> None:

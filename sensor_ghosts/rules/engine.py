@@ -247,6 +247,13 @@ def turn_starts(state: GameState, *, deadline: float | None = None) -> list[Turn
     out: dict[tuple, Turn] = {}
     for bolster in range(state.held + 1):
         s0 = state.evolve(shields=min(2, state.shields + bolster), held=state.held - bolster)
+        if not state.options.second_action:
+            # One action a turn: the starts are the legal commands themselves,
+            # and executing each (``command_phases``) would only cost time.
+            for cmd in legal_commands(s0):
+                turn = Turn(cmd, bolster)
+                out.setdefault(turn.key(), turn)
+            continue
         for i, (cmd, cmd2, _s2, _f2) in enumerate(command_phases(s0)):
             if deadline is not None and not i & 255 and time.perf_counter() > deadline:
                 raise TimeLimitError(0.0, "listing the legal turns")

@@ -146,7 +146,7 @@ def test_cli_hint_on_state_and_observation(tmp_path):
     p.write_text(format_state(s))
     r = CliRunner().invoke(hint_cmd, [str(p), "--budget", "0.3", "--seed", "1"])
     assert r.exit_code == 0, r.output
-    assert r.output.startswith("best: ") and "fly R" in r.output
+    assert r.stdout.startswith("best: ") and "fly R" in r.output
     q = tmp_path / "obs.txt"
     q.write_text(format_observation(observe(s, 0)))
     r = CliRunner().invoke(hint_cmd, [str(q), "--budget", "0.3", "--json"])

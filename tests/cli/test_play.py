@@ -84,6 +84,6 @@ def test_play_saves_what_the_player_sees_for_hint_and_the_whole_game(tmp_path):
     assert not (tmp_path / "no").exists() and sorted(p.name for p in tmp_path.iterdir()) == [
         "table.state.txt", "table.txt"]
     h = CliRunner().invoke(main, ["hint", str(target), "--budget", "0.2"])
-    assert h.exit_code == 0 and h.output.startswith("best: "), h.output
+    assert h.exit_code == 0 and h.stdout.startswith("best: "), h.output
     p = CliRunner().invoke(main, ["play", str(tmp_path / "table.state.txt"), "--no-color"], input="quit\n")
     assert p.exit_code == 0 and "turn 2" in p.output
