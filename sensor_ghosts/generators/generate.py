@@ -165,6 +165,9 @@ def generate_traced(
     """:func:`generate_setup` and a :class:`Trace` of the choices made."""
     if seed is None:
         seed = new_seed()
+    if isinstance(seed, bool) or not isinstance(seed, int):
+        hint = " (a game ID goes to setup_from_id)" if isinstance(seed, str) and "#" in seed else ""
+        raise InvalidArgumentError(f"seed must be a non-negative whole number, got {seed!r}{hint}")
     if seed < 0:
         raise InvalidArgumentError(f"seed must be a non-negative whole number, got {seed}")
     options = options or RuleOptions()

@@ -52,7 +52,8 @@ def test_bad_arguments_raise_the_projects_error_and_a_value_error():
     argument errors stay ``ValueError`` for callers that caught those."""
     from sensor_ghosts.rules.geometry import Direction
 
-    for call in (lambda: sg.generate(seed=-1), lambda: Direction.parse("X")):
+    for call in (lambda: sg.generate(seed=-1), lambda: Direction.parse("X"),
+                 lambda: sg.generate("1p-standard#7"), lambda: sg.generate(seed=2.5)):
         with pytest.raises(sg.InvalidArgumentError) as e:
             call()
         assert isinstance(e.value, ValueError) and isinstance(e.value, sg.SensorGhostsError)
