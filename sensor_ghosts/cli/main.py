@@ -27,7 +27,19 @@ from .common import (
 CONTEXT = {"help_option_names": ["-h", "--help"], "max_content_width": 100}
 
 
-@click.group(context_settings=CONTEXT)
+class _Main(click.Group):
+    def invoke(self, ctx: click.Context) -> object:
+        # Ctrl-C before a command's own handler is in place (while it loads
+        # its modules or kernels) exits 130 too, not with Click's "Aborted!"
+        # and status 1.
+        try:
+            return super().invoke(ctx)
+        except KeyboardInterrupt:
+            click.echo("sensor-ghosts: interrupted", err=True)
+            ctx.exit(130)
+
+
+@click.group(cls=_Main, context_settings=CONTEXT)
 @click.version_option(__version__, "-V", "--version", prog_name="sensor-ghosts")
 def main() -> None:
     """Sensor Ghosts: generate setups, validate them, solve them, get hints, play.

@@ -191,6 +191,28 @@ def test_searches_state_their_default_time_limit():
         assert "--timeout" in r.output and "default: 60" in r.output, (command, r.output)
 
 
+def _cpu_seconds(pid: int) -> float:
+    """User and system CPU time of a live process (Linux /proc)."""
+    fields = open(f"/proc/{pid}/stat").read().rsplit(")", 1)[1].split()
+    return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
+
+
+def test_ctrl_c_before_a_command_is_under_way_exits_130(tmp_path, monkeypatch):
+    # While a command still loads (no handler of its own yet), Ctrl-C gives
+    # one line and 130, not Click's "Aborted!" and 1.
+    import sensor_ghosts.cli.main as cli_main
+
+    def interrupted(*args, **kwargs):
+        raise KeyboardInterrupt
+
+    monkeypatch.setattr(cli_main, "load_with_text", interrupted)
+    monkeypatch.setattr(cli_main, "load_instance", interrupted)
+    path = tmp_path / "s.txt"
+    path.write_text(format_setup(generate_setup(7)))
+    r = CliRunner().invoke(main, ["validate", str(path)])
+    assert r.exit_code == 130 and r.stderr == "sensor-ghosts: interrupted\n", (r.exit_code, r.output)
+
+
 def test_ctrl_c_stops_a_search_cleanly_with_the_bound_so_far(tmp_path):
     # A setup whose solve takes long (a second action a turn), no time limit,
     # interrupted: one line with the best bound so far, exit 130, no traceback.
@@ -207,7 +229,12 @@ def test_ctrl_c_stops_a_search_cleanly_with_the_bound_so_far(tmp_path):
     p = subprocess.Popen([sys.executable, "-m", "sensor_ghosts", "solve", str(path), "--timeout", "0"],
                          stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
                          preexec_fn=lambda: signal.signal(signal.SIGINT, signal.SIG_DFL))  # fmt: skip
-    time.sleep(5)
+    # Interrupted once the child has spent 4 s of CPU time (past its imports
+    # and the kernels' load, well into the search) rather than after 4 s on
+    # the clock, which on a loaded machine may still be before the search.
+    t0 = time.monotonic()
+    while _cpu_seconds(p.pid) < 4.0 and p.poll() is None and time.monotonic() - t0 < 300:
+        time.sleep(0.1)
     p.send_signal(signal.SIGINT)
     out, err = p.communicate(timeout=60)
     assert p.returncode == 130, (out, err)
