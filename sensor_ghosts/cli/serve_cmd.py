@@ -15,22 +15,13 @@ import click
 def serve(host: str, port: int, workers: int) -> None:
     """Open the table companion, play and puzzles in a browser (computer or phone)."""
     try:
-        import uvicorn
-
-        from ..web import create_app
+        from ..web.server import bind, serve_forever
     except ImportError as e:  # a build without the web dependencies
         raise click.ClickException(f"the web app needs starlette and uvicorn: {e}") from None
-    import socket
-
-    # The socket is bound here so that '--port 0' can print the port it got.
-    family = socket.AF_INET6 if ":" in host else socket.AF_INET
-    sock = socket.socket(family, socket.SOCK_STREAM)
-    sock.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
     try:
-        sock.bind((host, port))
+        # Bound here so that '--port 0' can print the port it got.
+        sock = bind(host, port)
     except OSError as e:
         raise click.ClickException(f"cannot listen on {host}:{port}: {e.strerror or e}") from None
-    bound = sock.getsockname()[1]
-    config = uvicorn.Config(create_app(workers), log_level="warning")
-    click.echo(f"sensor-ghosts: serving on http://{host}:{bound}/ (Ctrl-C stops)")
-    uvicorn.Server(config).run(sockets=[sock])
+    click.echo(f"sensor-ghosts: serving on http://{host}:{sock.getsockname()[1]}/ (Ctrl-C stops)")
+    serve_forever(sock, workers)

@@ -38,9 +38,12 @@ def warm_up() -> None:
     from ..generators import generate_setup
     from ..rules.observation import observe
     from ..rules.state import initial_state
+    from ..solver import compiled
 
     setup = generate_setup(seed=1)
-    advisor.hint(observe(initial_state(setup, setup.deal), 0), budget=0.05, seed=0)
+    state = initial_state(setup, setup.deal)
+    compiled.load_for(state, notice=None)  # quietly: the server said it is starting
+    advisor.hint(observe(state, 0), budget=0.05, seed=0)
 
 
 def worker_ready() -> int:

@@ -1,0 +1,162 @@
+"""The web app's JSON API through Starlette's TestClient (no browser): good
+answers come from the library, and bad requests get a clear 4xx, never a 500."""
+
+from __future__ import annotations
+
+import copy
+import time
+
+import pytest
+
+pytest.importorskip("starlette")
+pytest.importorskip("httpx")
+
+from starlette.testclient import TestClient  # noqa: E402
+
+from sensor_ghosts.rules.observation_notation import parse_observation  # noqa: E402
+from sensor_ghosts.web.app import create_app  # noqa: E402
+from sensor_ghosts.web.table import observation_from_form  # noqa: E402
+
+GAME_ID = "1p-standard#7"
+
+
+@pytest.fixture(scope="module")
+def client():
+    with TestClient(create_app(workers=1), raise_server_exceptions=False) as c:
+        deadline = time.monotonic() + 300
+        while not c.get("/api/health").json()["workers_warm"]:
+            assert time.monotonic() < deadline, "the hint worker did not start"
+            time.sleep(0.2)
+        yield c
+
+
+@pytest.fixture(scope="module")
+def opening(client) -> dict:
+    r = client.post("/api/table/from-id", json={"game_id": GAME_ID})
+    assert r.status_code == 200, r.text
+    return r.json()
+
+
+def test_opening_table_of_a_game_id_is_consistent_and_its_text_is_the_librarys(opening):
+    assert opening["ok"] and opening["problems"] == []
+    # The text is the library's notation of the same observation.
+    assert parse_observation(opening["text"]) == observation_from_form(opening["table"])
+
+
+def test_text_import_gives_back_the_same_table(client, opening):
+    r = client.post("/api/table/check", json={"text": opening["text"]})
+    assert r.status_code == 200
+    assert r.json()["table"] == opening["table"]
+
+
+def test_impossible_table_is_refused_next_to_the_cell_edited(client, opening):
+    table = copy.deepcopy(opening["table"])
+    table["cells"][3][1] = {"kind": "card", "up": "B", "side": "front", "down": None, "sample": True}
+    r = client.post("/api/table/check", json={"table": table, "focus": [4, 2]})
+    assert r.status_code == 200
+    body = r.json()
+    assert not body["ok"]
+    grid = [p for p in body["problems"] if p["part"] == "grid"]
+    assert grid and grid[0]["cell"] == [4, 2] and "B front" in grid[0]["message"]
+
+
+def test_ship_on_a_gap_is_placed_on_that_cell(client, opening):
+    table = copy.deepcopy(opening["table"])
+    gap = next((r + 1, c + 1) for r, row in enumerate(table["cells"])
+               for c, cell in enumerate(row) if cell["kind"] == "gap")
+    table["ship"] = list(gap)
+    body = client.post("/api/table/check", json={"table": table}).json()
+    assert any(p["cell"] == list(gap) and "gap" in p["message"] for p in body["problems"])
+
+
+@pytest.mark.parametrize("payload, status, words", [
+    (b"{not json", 400, "not JSON"),
+    (b"[1, 2]", 400, "JSON object"),
+    (b"{}", 400, "give the table"),
+    (b'{"table": {"cells": 3}}', 400, "cells"),
+    (b'{"text": "sensor-ghosts observation\\n7: E? Xe E? E? E?\\n"}', 400, "line"),
+])
+def test_malformed_table_requests_are_400(client, payload, status, words):
+    r = client.post("/api/table/check", content=payload)
+    assert r.status_code == status
+    assert words in r.json()["error"]
+
+
+def test_a_bad_cell_token_in_pasted_text_points_at_its_cell(client, opening):
+    lines = opening["text"].splitlines()
+    i = next(k for k, line in enumerate(lines) if line.startswith("5:"))
+    tokens = lines[i].split()
+    tokens[3] = "Xq"  # row 5, third cell
+    lines[i] = "5: " + "   ".join(tokens[1:])
+    r = client.post("/api/table/check", json={"text": "\n".join(lines) + "\n"})
+    assert r.status_code == 400
+    assert r.json()["problems"][0]["cell"] == [5, 3]
+
+
+def test_unknown_game_id_is_400(client):
+    for url, body in (("/api/table/from-id", {"game_id": "nonsense"}), ("/api/game", {"game_id": "x#y"})):
+        r = client.post(url, json=body)
+        assert r.status_code == 400, r.text
+    r = client.get("/api/puzzle/nonsense/sheet.svg")
+    assert r.status_code == 400 and "game ID" in r.json()["error"]
+
+
+def test_hint_refuses_an_impossible_table_and_a_bad_budget(client, opening):
+    table = copy.deepcopy(opening["table"])
+    table["shields"] = 1  # nothing at the dock gives shields: still consistent
+    table["held"] = 3
+    table["spent"] = 1  # four virus samples: impossible
+    r = client.post("/api/hint", json={"table": table, "budget": 0.5})
+    assert r.status_code == 422 and "impossible table" in r.json()["error"]
+    r = client.post("/api/hint", json={"table": opening["table"], "budget": 999})
+    assert r.status_code == 400 and "budget" in r.json()["error"]
+    assert client.get("/api/job/nope").status_code == 404
+
+
+def test_hint_answers_within_its_budget_plus_half_a_second(client, opening):
+    """The wall time of the page's two requests (start the job, wait for it),
+    measured here, against the budget + 0.5 s. The worker has warmed up (the
+    fixture waits for it), so the compiled kernels are loaded; the test client
+    calls the app in this process, so the time is the server's and the
+    worker's, without a network."""
+    budget = 0.5
+    t0 = time.perf_counter()
+    r = client.post("/api/hint", json={"table": opening["table"], "budget": budget})
+    assert r.status_code == 202, r.text
+    status = client.get(f"/api/job/{r.json()['job']}?wait=10").json()
+    wall = time.perf_counter() - t0
+    assert status["status"] == "done", status
+    hint = status["result"]
+    assert hint["best"] and 0.0 <= hint["win"] <= 1.0 and hint["cards"]
+    assert wall <= budget + 0.5, f"hint took {wall:.2f} s for a {budget} s budget"
+
+
+def test_cancel_a_hint(client, opening):
+    r = client.post("/api/hint", json={"table": opening["table"], "budget": 2})
+    job = r.json()["job"]
+    assert client.delete(f"/api/job/{job}").json()["cancelled"]
+    assert client.get(f"/api/job/{job}").status_code == 404
+
+
+def test_play_refuses_an_illegal_turn_with_the_engines_reason(client):
+    g = client.post("/api/game", json={"seed": 3}).json()
+    assert g["commands"] and not g["over"]
+    card = g["table"]["hand"][0]
+    r = client.post(f"/api/game/{g['id']}/turn", json={"turn": f"bolster 1; {card} fly U"})
+    assert r.status_code == 422 and "bolster" in r.json()["error"]
+    r = client.post(f"/api/game/{g['id']}/turn", json={"turn": "F1 flyy U"})
+    assert r.status_code == 400 and "not understood" in r.json()["error"]
+    assert client.post(f"/api/game/{g['id']}/undo").status_code == 422
+    turn = g["commands"][0]["turns"][0]
+    after = client.post(f"/api/game/{g['id']}/turn", json={"turn": turn}).json()
+    assert after["log"][0]["text"] == turn
+    back = client.post(f"/api/game/{g['id']}/undo").json()
+    assert back["log"] == [] and back["table"] == g["table"]
+    assert client.get("/api/game/nope").status_code == 404
+    assert client.post("/api/game", json={"seed": -1}).status_code == 400
+
+
+def test_puzzle_sheet_is_svg(client):
+    r = client.get("/api/puzzle/" + GAME_ID.replace("#", "%23") + "/sheet.svg")
+    assert r.status_code == 200 and r.headers["content-type"].startswith("image/svg+xml")
+    assert r.text.lstrip().startswith("<")
