@@ -29,7 +29,7 @@ from starlette.staticfiles import StaticFiles
 
 from ..rules.errors import IllegalTurnError, NotationError, SensorGhostsError
 from ..rules.observation import InconsistentObservationError, Observation
-from .games import Game, Games, game_view, new_setup
+from .games import Game, Games, command_outcome, game_view, new_setup
 from .table import (
     FormError,
     check_table,
@@ -301,6 +301,19 @@ async def game_turn(request: Request) -> Response:
         return JSONResponse(await run_in_threadpool(_play_text, game, text.strip()))
 
 
+async def game_command(request: Request) -> Response:
+    """The outcome of a command (before its re-scan) and the re-scans to pick from."""
+    game = _game(request)
+    data = await _json(request)
+    start = data.get("start")
+    if not isinstance(start, str):
+        raise Refused(400, "start: a command as the list gives it, e.g. 'F1 fly U'")
+    out = await run_in_threadpool(command_outcome, game, start)
+    if out is None:
+        raise Refused(422, f"not a legal command here: {start!r}")
+    return JSONResponse(out)
+
+
 async def game_undo(request: Request) -> Response:
     game = _game(request)
     async with request.app.state.game_lock:
@@ -407,6 +420,7 @@ def create_app(workers: int = 2) -> Starlette:
         Route("/api/game", game_new, methods=["POST"]),
         Route("/api/game/{game}", game_get),
         Route("/api/game/{game}/turn", game_turn, methods=["POST"]),
+        Route("/api/game/{game}/command", game_command, methods=["POST"]),
         Route("/api/game/{game}/undo", game_undo, methods=["POST"]),
         Route("/api/game/{game}/hint", game_hint, methods=["POST"]),
         Route("/api/puzzle/{game_id}/{what}", puzzle),

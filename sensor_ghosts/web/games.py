@@ -182,9 +182,39 @@ def _commands(game: Game) -> tuple[list[dict[str, Any]], str | None]:
     for start, turns in choices.items():
         t = turns[0]
         cards = [pc.card for c in (t.command, t.second) if c is not None for pc in c.cards]
-        out.append({"start": start, "cards": cards,
-                    "rescans": [sorted(x.rescan) for x in turns], "turns": [str(x) for x in turns]})
+        out.append({"start": start, "cards": cards})
     return out, None
+
+
+def _is_rescan(e: Any) -> bool:
+    return isinstance(e, (Flipped, Shifted)) and e.cause == "re-scan"
+
+
+def command_outcome(game: Game, start: str) -> dict[str, Any] | None:
+    """What the player sees once the command ``start`` is played, before the
+    re-scan (steps 2-4: the action, then the draw), and the re-scans they may
+    then choose: the engine's log of one legal turn with that start, cut at
+    its re-scan (the steps before do not depend on the re-scan chosen).
+    None if ``start`` is not a legal command here."""
+    from ..rules.engine import apply_turn
+
+    turns = game.choices().get(start)
+    if not turns:
+        return None
+    log: list = []
+    apply_turn(game.state, turns[0], log=log)
+    before = []
+    for e in log:
+        if _is_rescan(e) or isinstance(e, GameEnded):
+            break
+        before.append(e)
+    return {
+        "start": start,
+        "events": [t for t in (event_text(e) for e in before) if t],
+        "entered": [list(e.pos) for e in before if isinstance(e, Entered)],
+        "ends_game": any(isinstance(e, GameEnded) for e in log),
+        "rescans": [{"turn": str(t), "columns": sorted(t.rescan)} for t in turns],
+    }
 
 
 def game_view(game: Game) -> dict[str, Any]:

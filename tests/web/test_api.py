@@ -123,7 +123,7 @@ def test_hint_answers_within_its_budget_plus_half_a_second(client, opening):
     shared (this one runs other jobs at a load of 5-10 on 2 cores) a worker
     may get a fraction of a core, and the advisor then overshoots by itself
     (measured: 1.6-2.1 s for a 0.5 s budget at load 9). So the bound is
-    checked on a hint whose worker got at least 70 % of a core over its wall
+    checked on a hint whose worker got at least half a core over its wall
     time (up to 3 tries); the web layer's own share (wall time minus the
     worker's) is checked on every try. If no try got the processor, the test
     skips and says so with the figures, rather than pass or fail on the load."""
@@ -141,10 +141,10 @@ def test_hint_answers_within_its_budget_plus_half_a_second(client, opening):
         assert wall - hint["worker_seconds"] <= 0.5, f"the web layer took {wall - hint['worker_seconds']:.2f} s"
         share = hint["worker_cpu_seconds"] / max(hint["worker_seconds"], 1e-9)
         tries.append(f"wall {wall:.2f} s, worker got {share:.0%} of a core")
-        if share >= 0.7:
+        if share >= 0.5:
             assert wall <= budget + 0.5, f"hint took {wall:.2f} s for a {budget} s budget ({tries[-1]})"
             return
-    pytest.skip("the machine is overloaded, no hint got 70% of a core: " + "; ".join(tries))
+    pytest.skip("the machine is overloaded, no hint got half a core: " + "; ".join(tries))
 
 
 def test_cancel_a_hint(client, opening):
@@ -163,7 +163,12 @@ def test_play_refuses_an_illegal_turn_with_the_engines_reason(client):
     r = client.post(f"/api/game/{g['id']}/turn", json={"turn": "F1 flyy U"})
     assert r.status_code == 400 and "not understood" in r.json()["error"]
     assert client.post(f"/api/game/{g['id']}/undo").status_code == 422
-    turn = g["commands"][0]["turns"][0]
+    start = g["commands"][0]["start"]
+    outcome = client.post(f"/api/game/{g['id']}/command", json={"start": start}).json()
+    assert outcome["start"] == start and outcome["rescans"]
+    turn = outcome["rescans"][0]["turn"]
+    bad = client.post(f"/api/game/{g['id']}/command", json={"start": "F1 fly Q"})
+    assert bad.status_code == 422
     after = client.post(f"/api/game/{g['id']}/turn", json={"turn": turn}).json()
     assert after["log"][0]["text"] == turn
     back = client.post(f"/api/game/{g['id']}/undo").json()

@@ -316,7 +316,7 @@ function initTable() {
 }
 
 // ---------------------------------------------------------------- play
-const P = { game: null, cards: new Set(), start: null, overlay: null };
+const P = { game: null, cards: new Set(), outcome: null, overlay: null };
 
 async function newGame() {
   const seed = $("p-seed").value.trim();
@@ -331,7 +331,7 @@ async function newGame() {
 
 function showGame(g) {
   P.game = g;
-  P.start = null;
+  P.outcome = null;
   P.overlay = null;
   $("p-hint-out").replaceChildren();
   drawGame();
@@ -347,7 +347,7 @@ function drawGame() {
   $("p-status").className = "status";
   $("p-hand").replaceChildren(el("span", { text: "Hand: " }), ...t.hand.map((id) => el("button", {
     id: "p-card-" + id, type: "button", class: "chip" + (P.cards.has(id) ? " on" : ""), text: id,
-    onclick: () => { P.cards.has(id) ? P.cards.delete(id) : P.cards.add(id); P.start = null; drawGame(); },
+    onclick: () => { P.cards.has(id) ? P.cards.delete(id) : P.cards.add(id); drawGame(); },
   })));
   drawCommands();
   const log = g.log.map((x) => el("li", {}, el("span", { text: x.text }), el("small", { text: x.events.join("; ") })));
@@ -367,19 +367,38 @@ function drawGame() {
 
 function drawCommands() {
   const g = P.game;
+  const out = P.outcome;
+  if (out) {  // the command is played: its outcome, then the re-scan to choose
+    $("p-commands").replaceChildren();
+    $("p-rescans").replaceChildren(
+      el("div", { id: "p-outcome-text", text: `${out.start}: ${out.events.join("; ") || "done"}.` }),
+      el("div", { class: "legend", text: out.ends_game ? "The game ends here:" : "Now the re-scan:" }),
+      ...out.rescans.map((x, i) => el("button", { type: "button", class: "primary", id: `p-rescan-${i}`,
+        text: x.columns.length ? "flip columns " + x.columns.join(",") : (out.ends_game ? "end the turn" : "no re-scan"),
+        onclick: () => playTurn(x.turn) })),
+      el("button", { type: "button", id: "p-back", text: "Back",
+        onclick: () => { P.outcome = null; P.overlay = null; drawGame(); } }));
+    return;
+  }
   const wanted = [...P.cards];
   const fits = g.commands.filter((c) => wanted.every((id) => c.cards.includes(id)));
   const shown = fits.slice(0, 60);
+  $("p-rescans").replaceChildren();
   $("p-commands").replaceChildren(
     el("div", { class: "legend", text: g.over ? "" : g.commands_note ||
-      `${fits.length} command(s)${wanted.length ? " with " + wanted.join(", ") : ""}: tap one, then its re-scan. Tap cards in the hand to narrow the list.` }),
-    ...shown.map((c, i) => el("button", { type: "button", id: `p-cmd-${i}`, class: P.start === c.start ? "on" : "",
-      text: c.start, onclick: () => { P.start = c.start; drawCommands(); } })));
-  const chosen = g.commands.find((c) => c.start === P.start);
-  $("p-rescans").replaceChildren(...(chosen ? [el("div", { class: "legend", text: "Re-scan after it:" }),
-    ...chosen.turns.map((turn, i) => el("button", { type: "button", class: "primary", id: `p-rescan-${i}`,
-      text: chosen.rescans[i].length ? "flip columns " + chosen.rescans[i].join(",") : "no re-scan",
-      onclick: () => playTurn(turn) }))] : []));
+      `${fits.length} command(s)${wanted.length ? " with " + wanted.join(", ") : ""}` +
+      (fits.length > shown.length ? ` (first ${shown.length} shown)` : "") +
+      ": tap one to play it, then choose its re-scan. Tap cards in the hand to narrow the list." }),
+    ...shown.map((c, i) => el("button", { type: "button", id: `p-cmd-${i}`, text: c.start,
+      onclick: () => chooseCommand(c.start) })));
+}
+
+async function chooseCommand(start) {
+  const res = await api("POST", `/api/game/${P.game.id}/command`, { start });
+  if (!res.ok) { $("p-msg").textContent = res.data.error; return; }
+  P.outcome = res.data;
+  P.overlay = { path: res.data.entered };
+  drawGame();
 }
 
 async function playTurn(text) {
