@@ -119,16 +119,17 @@ def test_hint_answers_within_its_budget_plus_half_a_second(client, opening):
     so the compiled kernels are loaded; the test client calls the app in this
     process, so no network is counted.
 
-    The advisor's budget is wall time, but on a machine whose cores are
-    shared (this one runs other jobs at a load of 5-10 on 2 cores) a worker
-    may get a fraction of a core, and the advisor then overshoots by itself
-    (measured: 1.6-2.1 s for a 0.5 s budget at load 9). So the bound is
-    checked on a hint whose worker got at least half a core over its wall
-    time (up to 3 tries); the web layer's own share (wall time minus the
-    worker's) is checked on every try. If no try got the processor, the test
-    skips and says so with the figures, rather than pass or fail on the load."""
+    The advisor's budget is wall time, but this machine's 2 cores are shared
+    with other jobs (load 5-10): a worker may get a small fraction of a core,
+    and the advisor then overshoots by itself (measured under 'nice -n 19':
+    2.2-3.8 s for a 0.5 s budget with the worker at 4-7 % of a core; at
+    30-60 % of a core, 0.59-0.74 s). So: up to 3 hints, and one within the
+    bound passes; the web layer's own time (wall minus the worker's) must stay
+    under 0.5 s on every one. If none is within the bound and every worker
+    got under a quarter of a core, the test skips with the figures (starved,
+    not slow); otherwise it fails."""
     budget = 0.5
-    tries = []
+    tries, starved = [], True
     for seed in range(3):
         t0 = time.perf_counter()
         r = client.post("/api/hint", json={"table": opening["table"], "budget": budget, "seed": seed})
@@ -139,12 +140,14 @@ def test_hint_answers_within_its_budget_plus_half_a_second(client, opening):
         hint = status["result"]
         assert hint["best"] and 0.0 <= hint["win"] <= 1.0 and hint["cards"]
         assert wall - hint["worker_seconds"] <= 0.5, f"the web layer took {wall - hint['worker_seconds']:.2f} s"
-        share = hint["worker_cpu_seconds"] / max(hint["worker_seconds"], 1e-9)
-        tries.append(f"wall {wall:.2f} s, worker got {share:.0%} of a core")
-        if share >= 0.5:
-            assert wall <= budget + 0.5, f"hint took {wall:.2f} s for a {budget} s budget ({tries[-1]})"
+        if wall <= budget + 0.5:
             return
-    pytest.skip("the machine is overloaded, no hint got half a core: " + "; ".join(tries))
+        share = hint["worker_cpu_seconds"] / max(hint["worker_seconds"], 1e-9)
+        starved = starved and share < 0.25
+        tries.append(f"wall {wall:.2f} s, worker at {share:.0%} of a core")
+    if starved:
+        pytest.skip("every worker starved of the processor: " + "; ".join(tries))
+    pytest.fail(f"no hint within {budget + 0.5:g} s: " + "; ".join(tries))
 
 
 def test_cancel_a_hint(client, opening):
