@@ -53,7 +53,7 @@ def play(page: Page, url: str) -> None:
     page.goto(url + "/#play")
     page.fill("#p-seed", "5")
     page.click("#p-new")
-    expect(page.locator("#p-status")).to_contain_text("turn 1")
+    expect(page.locator("#p-status")).to_contain_text("Setup 1p-standard#5 · turn 1")
     page.click("#p-cmd-1")
     page.click("#p-rescan-0")
     expect(page.locator("#p-log li")).to_have_count(1)

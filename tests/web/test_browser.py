@@ -78,7 +78,7 @@ def test_play_a_game_to_its_end(page, live_url):
     page.goto(live_url + "/#play")
     page.fill("#p-seed", "5")
     page.click("#p-new")
-    expect(page.locator("#p-status")).to_contain_text("turn 1")
+    expect(page.locator("#p-status")).to_contain_text("Setup 1p-standard#5 · turn 1")
     hand = page.locator("#p-hand button").first.inner_text()
     page.fill("#p-turn", f"bolster 1; {hand} fly R")
     page.click("#p-play")

@@ -316,14 +316,16 @@ function initTable() {
 }
 
 // ---------------------------------------------------------------- play
-const P = { game: null, cards: new Set(), outcome: null, overlay: null };
+const P = { game: null, cards: new Set(), outcome: null, overlay: null, asked: 0 };
 
 async function newGame() {
   const seed = $("p-seed").value.trim();
   const body = { difficulty: $("p-difficulty").value };
   if ($("p-gameid").value.trim()) body.game_id = $("p-gameid").value.trim();
   if (seed !== "") body.seed = Number(seed);
+  const asked = ++P.asked;  // only the latest New game counts (an earlier answer may come late)
   const res = await api("POST", "/api/game", body);
+  if (asked !== P.asked) return;
   if (!res.ok) { $("p-msg").textContent = res.data.error; return; }
   P.cards.clear();
   showGame(res.data);
