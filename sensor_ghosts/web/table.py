@@ -149,6 +149,9 @@ def observation_from_form(form: Any) -> Observation:
     if 0 <= player < len(sizes):
         sizes[player] = len(hand)  # the player's own hand is the one on the form
     held, spent = _get(form, "held", int, 0), _get(form, "spent", int, 0)
+    pass_number = _get(form, "pass", int, 1)
+    if pass_number not in (1, 2):
+        raise FormError("pass", f"1 or 2, not {pass_number}")
     return Observation(
         player=player,
         options=options,
@@ -161,7 +164,7 @@ def observation_from_form(form: Any) -> Observation:
         hand_sizes=tuple(sizes),
         discard=_discard(form.get("discard", [])),
         deck_size=_get(form, "deck", int),
-        second_pass=_get(form, "pass", int, 1) == 2,
+        second_pass=pass_number == 2,
         active=_get(form, "active", int, player + 1) - 1,
         turn=_get(form, "turn", int, 1),
         outcome=Outcome(),

@@ -184,3 +184,48 @@ def test_puzzle_sheet_is_svg(client):
     r = client.get("/api/puzzle/" + GAME_ID.replace("#", "%23") + "/sheet.svg")
     assert r.status_code == 200 and r.headers["content-type"].startswith("image/svg+xml")
     assert r.text.lstrip().startswith("<")
+
+
+JUNK = [b"", b"null", b"17", b'"text"', b'{"table": null}', b'{"text": 5}', b'{"text": "  "}',
+        b'{"game_id": 7}', b'{"seed": "x"}', b'{"seed": true}', b'{"turn": ["F1"]}', b'{"start": 3}',
+        b'{"budget": "fast", "table": {}}', b'{"players": 9}', b'{"difficulty": "nightmare"}']
+
+
+@pytest.mark.parametrize("url", ["/api/table/check", "/api/table/from-id", "/api/hint", "/api/game"])
+def test_junk_never_gets_a_server_error(client, url):
+    for body in JUNK:
+        r = client.post(url, content=body)
+        assert r.status_code < 500, (url, body, r.text)
+        if r.status_code >= 400:
+            assert r.json()["error"]
+
+
+def test_junk_forms_never_get_a_server_error(client, opening):
+    edits = [("shields", 7), ("held", -1), ("deck", -3), ("pass", 3), ("hand", ["ZZ"]), ("hand", [1]),
+             ("discard", [{"card": "F1", "arrow": "Q"}]), ("discard", ["F1"]), ("ship", [9, 9]),
+             ("ship", "moon"), ("pod", "dock"), ("players", 2), ("player", 5), ("flags", ["nope"]),
+             ("hand_sizes", [3, 9]), ("hand_sizes", "x"), ("difficulty", 3)]
+    for key, value in edits:
+        table = copy.deepcopy(opening["table"])
+        table[key] = value
+        for url in ("/api/table/check", "/api/hint"):
+            r = client.post(url, json={"table": table, "budget": 0.1})
+            assert r.status_code < 500 and r.status_code != 202, (key, value, r.status_code, r.text)
+    cell = copy.deepcopy(opening["table"])
+    cell["cells"][2][2] = {"kind": "card", "up": "Z", "side": "front"}
+    assert client.post("/api/table/check", json={"table": cell}).status_code == 400
+
+
+def test_a_running_hint_does_not_hold_up_other_requests(client, opening):
+    """The hint runs in a worker process: while it thinks, the server answers
+    other requests at once."""
+    r = client.post("/api/hint", json={"table": opening["table"], "budget": 3})
+    job = r.json()["job"]
+    t0 = time.perf_counter()
+    assert client.post("/api/table/check", json={"table": opening["table"]}).json()["ok"]
+    assert client.get("/api/cards").status_code == 200
+    quick = time.perf_counter() - t0
+    status = client.get(f"/api/job/{job}").json()
+    assert status["status"] in ("queued", "running"), status  # still thinking meanwhile
+    assert quick < 1.0, f"other requests took {quick:.2f} s while a hint ran"
+    assert client.get(f"/api/job/{job}?wait=10").json()["status"] == "done"
