@@ -137,7 +137,7 @@ async def table_from_id(request: Request) -> Response:
     game_id = data.get("game_id")
     if not isinstance(game_id, str) or not game_id.strip():
         raise Refused(400, "game_id: a game ID such as 1p-standard#7")
-    setup = _setup_of(game_id.strip())
+    setup = await run_in_threadpool(_setup_of, game_id.strip())
     obs = observe(initial_state(setup, setup.deal, seed=0), 0)
     out = await run_in_threadpool(_checked, obs, None)
     out["table"] = form_from_observation(obs)
@@ -262,7 +262,7 @@ async def game_new(request: Request) -> Response:
     if difficulty not in ("introductory", "standard", "advanced"):
         raise Refused(400, "difficulty: introductory, standard or advanced")
     try:
-        setup, seed = new_setup(seed, game_id, players, difficulty)
+        setup, seed = await run_in_threadpool(new_setup, seed, game_id, players, difficulty)
     except SensorGhostsError as e:
         raise Refused(400, f"cannot set up that game: {e}") from None
     game = request.app.state.games.new(setup, seed)
@@ -345,7 +345,7 @@ async def puzzle(request: Request) -> Response:
     kinds = {"sheet.svg": "sheet", "solution.svg": "solution", "puzzle.pdf": "pdf"}
     if what not in kinds:
         raise Refused(404, "sheet.svg, solution.svg or puzzle.pdf")
-    _setup_of(game_id)  # an unknown ID is a bad request, refused here
+    await run_in_threadpool(_setup_of, game_id)  # an unknown ID is a bad request, refused here
     workers = _workers(request)
     job = workers.submit("puzzle", SOLVE_SECONDS, puzzle_job, game_id, kinds[what], SOLVE_SECONDS)
     try:

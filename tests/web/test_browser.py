@@ -100,6 +100,10 @@ def test_play_a_game_to_its_end(page, live_url):
     expect(page.locator("#p-outcome")).to_have_text(re.compile(r"^(Won|Lost)"))
     # The end shows the whole table: a sample's content is revealed.
     expect(page.locator("#p-grid .sample").first).to_contain_text(re.compile("virus|rock"))
+    # ... and the way to the setup's solution page.
+    page.click("#p-solution-link")
+    expect(page.locator("#z-gameid")).to_have_value("1p-standard#5")
+    expect(page.locator("#z-pdf")).to_be_visible(timeout=60_000)
 
 
 def test_puzzle_pages(page, live_url):

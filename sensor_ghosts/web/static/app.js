@@ -60,7 +60,7 @@ function renderGrid(box, table, opts) {
     }
   }
   box.replaceChildren(grid, el("p", { class: "legend",
-    text: "Big letter: the side face up (solid ring: front, dashed: back). Small letter: the down side (? unseen). ● sample, ▲ ship." }));
+    text: "Big letter: the side face up (solid ring: front, dashed: back). Small letter: the down side (? unseen). ● sample, ▲ ship, ◆ escape pod." }));
 }
 
 function cellButton(table, r, c, o, ov) {
@@ -84,6 +84,7 @@ function cellButton(table, r, c, o, ov) {
     if (cell.sample) kids.push(el("span", { class: "sample", text: cell.content ? "● " + cell.content : "●" }));
   }
   if (same(table.ship, pos)) kids.push(el("span", { class: "ship", text: "▲" }));
+  if (same(table.pod, pos)) kids.push(el("span", { class: "ship pod", text: "◆" }));
   if (same(o.sel, pos)) cls.push("sel");
   if ((o.faults || []).some((f) => same(f.cell, pos))) cls.push("fault");
   const step = (ov.path || []).findIndex((p) => same(p, pos));
