@@ -5,13 +5,17 @@ from __future__ import annotations
 
 import copy
 import time
+import warnings
 
 import pytest
 
 pytest.importorskip("starlette")
 pytest.importorskip("httpx")
 
-from starlette.testclient import TestClient  # noqa: E402
+with warnings.catch_warnings():
+    # Starlette 1.x would rather have httpx2 under its test client; httpx still works.
+    warnings.filterwarnings("ignore", message=".*httpx2.*")
+    from starlette.testclient import TestClient
 
 from sensor_ghosts.rules.observation_notation import parse_observation  # noqa: E402
 from sensor_ghosts.web.app import create_app  # noqa: E402
