@@ -28,7 +28,7 @@ def need_browser() -> None:
         why = "browser tests need " + " and ".join(missing)
         if os.environ.get("CI"):
             pytest.fail(why + " (CI installs them: .ci/run)")
-        pytest.skip(why)
+        pytest.skip(why, allow_module_level=True)
 
 
 @pytest.fixture(scope="module")

@@ -233,3 +233,20 @@ def test_a_running_hint_does_not_hold_up_other_requests(client, opening):
     assert status["status"] in ("queued", "running"), status  # still thinking meanwhile
     assert quick < 1.0, f"other requests took {quick:.2f} s while a hint ran"
     assert client.get(f"/api/job/{job}?wait=10").json()["status"] == "done"
+
+
+def test_serve_command_listens_on_localhost_by_default_and_says_when_it_cannot():
+    import socket
+
+    from click.testing import CliRunner
+
+    from sensor_ghosts.cli.main import main
+
+    r = CliRunner().invoke(main, ["serve", "--help"])
+    assert r.exit_code == 0 and "127.0.0.1" in r.output
+    with socket.socket() as taken:
+        taken.bind(("127.0.0.1", 0))
+        taken.listen()
+        port = taken.getsockname()[1]
+        r = CliRunner().invoke(main, ["serve", "--port", str(port)])
+    assert r.exit_code == 1 and "cannot listen on 127.0.0.1" in r.output

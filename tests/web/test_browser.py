@@ -126,3 +126,15 @@ def test_grid_fits_a_phone(browser, live_url):
     assert grid["x"] >= 0 and grid["x"] + grid["width"] <= 375
     assert cell["width"] >= 40 and cell["height"] >= 40  # a tap target
     context.close()
+
+
+def test_a_long_hint_shows_progress_and_can_be_cancelled(page, live_url):
+    open_table(page, live_url)
+    page.select_option("#t-budget", "2")
+    page.click("#t-hint")
+    expect(page.locator("#t-progress")).to_be_visible()
+    page.click("#t-progress .cancel")
+    expect(page.locator("#t-hint-out")).to_have_text("Hint cancelled.")
+    expect(page.locator("#t-progress")).to_be_hidden()
+    page.wait_for_timeout(600)  # a late answer must not replace the message
+    expect(page.locator("#t-hint-out")).to_have_text("Hint cancelled.")
