@@ -270,7 +270,9 @@ async def game_new(request: Request) -> Response:
 
 
 async def game_get(request: Request) -> Response:
-    return JSONResponse(await run_in_threadpool(game_view, _game(request)))
+    game = _game(request)
+    async with game.lock:
+        return JSONResponse(await run_in_threadpool(game_view, game))
 
 
 def _play_text(game: Game, text: str) -> dict[str, Any]:
@@ -297,7 +299,7 @@ async def game_turn(request: Request) -> Response:
     text = data.get("turn")
     if not isinstance(text, str) or not text.strip():
         raise Refused(400, "turn: a turn in the notation, e.g. 'F1 fly U; rescan 2,4'")
-    async with request.app.state.game_lock:
+    async with game.lock:
         return JSONResponse(await run_in_threadpool(_play_text, game, text.strip()))
 
 
@@ -308,7 +310,8 @@ async def game_command(request: Request) -> Response:
     start = data.get("start")
     if not isinstance(start, str):
         raise Refused(400, "start: a command as the list gives it, e.g. 'F1 fly U'")
-    out = await run_in_threadpool(command_outcome, game, start)
+    async with game.lock:
+        out = await run_in_threadpool(command_outcome, game, start)
     if out is None:
         raise Refused(422, f"not a legal command here: {start!r}")
     return JSONResponse(out)
@@ -316,7 +319,7 @@ async def game_command(request: Request) -> Response:
 
 async def game_undo(request: Request) -> Response:
     game = _game(request)
-    async with request.app.state.game_lock:
+    async with game.lock:
         if not game.undo():
             raise Refused(422, "nothing to undo")
         return JSONResponse(await run_in_threadpool(game_view, game))
@@ -402,7 +405,6 @@ def create_app(workers: int = 2) -> Starlette:
         # The advisor's import loads the solver (a second or two): at start, not in a request.
         await run_in_threadpool(importlib.import_module, "sensor_ghosts.advisor.answer")
         app.state.games = Games()
-        app.state.game_lock = asyncio.Lock()
         try:
             yield
         finally:

@@ -10,6 +10,7 @@ engine's ``IllegalTurnError``.
 
 from __future__ import annotations
 
+import asyncio
 import itertools
 import random
 import time
@@ -52,6 +53,8 @@ class Game:
     turns: list[Turn] = field(default_factory=list)
     logs: list[list[Any]] = field(default_factory=list)
     _choices: dict[str, list[Turn]] | None = None
+    lock: asyncio.Lock = field(default_factory=asyncio.Lock)
+    """One request at a time changes this game (other games go on meanwhile)."""
 
     @property
     def state(self) -> GameState:
