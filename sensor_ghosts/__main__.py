@@ -2,4 +2,7 @@
 
 from .cli.main import main
 
-main(prog_name="sensor-ghosts")
+# Guarded: the web server's worker processes start by importing this module
+# ('spawn'), and must not run the command line again.
+if __name__ == "__main__":
+    main(prog_name="sensor-ghosts")

@@ -192,7 +192,8 @@ from .generate_cmd import generate  # noqa: E402
 from .hint_cmd import hint_cmd  # noqa: E402
 from .play_cmd import play  # noqa: E402
 from .render_cmd import render  # noqa: E402
+from .serve_cmd import serve  # noqa: E402
 from .solve_cmd import solve, verify  # noqa: E402
 
-for _command in (generate, play, render, solve, verify, hint_cmd):
+for _command in (generate, play, render, solve, verify, hint_cmd, serve):
     main.add_command(_command)

@@ -462,15 +462,22 @@ def _sample_problems(obs: Observation, out: list[str]) -> None:
         )
 
 
+def problems_by_part(obs: Observation) -> dict[str, list[str]]:
+    """``consistency_problems`` by the part of the table at fault: 'grid' (the
+    cards and gaps), 'tokens' (shields, ship, pod), 'samples', 'cards' (hands,
+    discard pile, deck), so that a form can show each next to its field."""
+    grid: list[str] = []
+    tokens: list[str] = []
+    samples: list[str] = []
+    _sector_card_problems(obs, grid)
+    _token_problems(obs, tokens)
+    _sample_problems(obs, samples)
+    return {"grid": grid, "tokens": tokens, "samples": samples, "cards": _card_problems(obs)}
+
+
 def consistency_problems(obs: Observation) -> list[str]:
     """Every reason why no real game could show ``obs`` (empty if it is consistent)."""
-    out: list[str] = []
-    _sector_card_problems(obs, out)
-    _token_problems(obs, out)
-    _sample_problems(obs, out)
-    # --- command cards ----------------------------------------------------
-    out += _card_problems(obs)
-    return out
+    return [p for part in problems_by_part(obs).values() for p in part]
 
 
 def _card_problems(obs: Observation) -> list[str]:
