@@ -27,6 +27,7 @@ GAME_ID = "1p-standard#7"
 # One app for the module: its tests stay on one xdist worker.
 pytestmark = pytest.mark.xdist_group("web-api")
 
+
 @pytest.fixture(scope="module")
 def client():
     with TestClient(create_app(workers=1), raise_server_exceptions=False) as c:
