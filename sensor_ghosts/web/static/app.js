@@ -104,9 +104,16 @@ function cellButton(table, r, c, o, ov) {
 // ---------------------------------------------------------------- hints
 function meaning(win) {
   const pct = Math.round(win * 100);
-  const inTen = Math.round(win * 10);
-  const odds = pct >= 80 ? "very likely" : pct >= 50 ? "better than even" : pct >= 20 ? "an uphill game" : "long odds";
-  return `${pct}% to win: about ${inTen} game${inTen === 1 ? "" : "s"} in 10 from here end at Earth with this turn and good play after it (${odds}).`;
+  const odds = pct >= 80 ? "very likely" : pct > 55 ? "better than even" : pct >= 45 ? "about even" : pct >= 20 ? "an uphill game" : "long odds";
+  let share;
+  if (pct <= 0) share = "almost no game from here ends";
+  else if (pct < 10) share = `about 1 game in ${Math.round(100 / pct)} from here ends`;  // 5 % is 1 in 20, not 1 in 10
+  else if (pct >= 95) share = "nearly every game from here ends";
+  else {
+    const inTen = Math.round(win * 10);
+    share = `about ${inTen} game${inTen === 1 ? "" : "s"} in 10 from here end${inTen === 1 ? "s" : ""}`;
+  }
+  return `${pct}% to win: ${share} at Earth with this turn and good play after it (${odds}).`;
 }
 
 function showHint(box, h) {
