@@ -29,12 +29,13 @@ from .generators import is_game_id
 from .generators.generate import Filter, SetupFilter, iter_accepted
 from .render import Page, Solution, booklet, solution_page
 from .rules.engine import apply_turn
+from .rules.errors import InvalidArgumentError
 from .rules.options import RuleOptions
 from .rules.setup import Deal, Setup
 from .rules.state import GameState, initial_state
 from .rules.turns import Turn
 from .solver import SolveResult
-from .solver.plan import OBJECTIVE_NOTES, Plan
+from .solver.plan import OBJECTIVE_NOTES, Plan, PlanReplayError
 from .solver.result import Mode, Objective, Status
 
 # Seeds drawn per setup asked for before ``generate_solved`` gives up.
@@ -58,7 +59,7 @@ def solve_setup(
         return solver.solve(setup, mode=Mode.DEAL, deal=setup.deal, timeout=timeout, objective=Objective.TURNS_ONLY,
                      progress=progress)
     if objective != Objective.TURNS:
-        raise ValueError(f"objective {objective!r}: use {Objective.TURNS!r} or {Objective.TURNS_ONLY!r}")
+        raise InvalidArgumentError(f"objective {objective!r}: use {Objective.TURNS!r} or {Objective.TURNS_ONLY!r}")
     return solver.solve_staged(setup, mode=Mode.DEAL, deal=setup.deal, timeout=timeout, progress=progress)
 
 
@@ -149,12 +150,24 @@ def solution_line(start: GameState, turns: Sequence[Turn], *, note: str = "") ->
 
 def solution_of(plan: Plan | SolveResult) -> Solution:
     """A solver plan (or the result holding it) as the solution page draws it,
-    from the plan's own start, with what it is optimal for."""
+    from the plan's own start, with what it is optimal for: the states and
+    logs of the plan's own replay (the solver has replayed it already)."""
     if isinstance(plan, SolveResult):
         if plan.plan is None:
-            raise ValueError(f"the solver result holds no plan ({plan.status})")
+            raise InvalidArgumentError(f"the solver result holds no plan ({plan.status})")
         plan = plan.plan
-    return solution_line(plan.start, plan.turns, note=OBJECTIVE_NOTES.get(plan.objective, ""))
+    return _plan_solution(plan, OBJECTIVE_NOTES.get(plan.objective, ""))
+
+
+def _plan_solution(plan: Plan, note: str) -> Solution:
+    """``plan`` as the page draws it, from its replay (``Plan.states``,
+    ``Plan.logs``). A hand-made plan that does not win goes through
+    ``solution_line``: drawn as a plan, or refused at its illegal turn."""
+    try:
+        states, logs = plan.states, plan.logs
+    except PlanReplayError:
+        return solution_line(plan.start, plan.turns, note=note)
+    return Solution(states, list(plan.turns), logs, note)
 
 
 def regenerable(setup: Setup) -> bool:
@@ -174,11 +187,14 @@ def render_solution(setup: Setup, turns: Any, *, deal: Deal | None = None, seed:
     if hasattr(turns, "plan"):
         turns = turns.plan
         if turns is None:
-            raise ValueError("the solver result holds no plan")
+            raise InvalidArgumentError("the solver result holds no plan")
     objective = getattr(turns, "objective", None)
     note = kw.pop("note", None)
     if note is None:
         note = OBJECTIVE_NOTES.get(objective, "") if objective is not None else ""
+    if isinstance(turns, Plan):  # its replay holds the states and logs
+        kw.setdefault("regenerable", regenerable(turns.start.setup))
+        return solution_page(_plan_solution(turns, note), **kw)
     start = getattr(turns, "start", None)
     if hasattr(turns, "turns"):
         deal = deal or getattr(turns, "deal", None)

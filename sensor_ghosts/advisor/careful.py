@@ -80,7 +80,7 @@ def careful_hint(
         low=low,
         high=high,
         worlds=tried,
-        reason=explain(observation, best, runner) + note,
+        reason=explain(observation, best, runner, world=ws[i]) + note,
         rescans=[],
         runner_up=runner,
         candidates=len(votes),

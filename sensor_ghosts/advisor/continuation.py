@@ -12,10 +12,10 @@ from dataclasses import dataclass
 from ..rules.cards import SectorCard, SectorType, Side
 from ..rules.engine import apply_turn
 from ..rules.errors import SensorGhostsError
-from ..rules.geometry import EARTH, Pos, on_grid
+from ..rules.geometry import EARTH, Direction, Pos, on_grid
+from ..rules.log import Entered, Flew
 from ..rules.setup import Slot
 from ..rules.state import GameState, Status
-from ..rules.turns import ActionKind
 from ..solver.api import solve
 from ..solver.plan import Plan
 
@@ -85,42 +85,50 @@ def plan_survival(plan: Plan, odds: SafeOdds) -> tuple[float, int]:
     this world: the product, over the cards the plan enters while their down
     side is unseen (by then: a peek, flip or re-scan on the way counts), of the
     odds that the side met is not fatal there (an Asteroid is survived at 2
-    shields; a Boost only where the next cell can be entered)."""
+    shields; a Boost only where the next cell can be entered). The cards
+    entered are the engine's (``Entered`` in each command's log), boosts
+    included. Also returns how many such blind entries the plan makes."""
     state = plan.start
     p, blind = 1.0, 0
     for turn in plan.turns:
         trace: list = []
-        nxt = apply_turn(state, turn, trace)
-        for cmd, before, after in trace:
-            a = cmd.action
-            if a.kind is not ActionKind.FLY or a.direction is None:
-                continue
+        nxt = apply_turn(state, turn, trace, log=[])
+        for _cmd, before, after, events in trace:
             new = after.seen - before.seen
             if not new.intersection(odds):
                 continue
-            shields = before.shields
-            pos = before.ship
-            while True:  # walk the cells entered, in order
-                pos = a.direction.step(pos)
-                cell = before.cell(pos) if on_grid(pos) else None
-                if not isinstance(cell, Slot):
-                    break
-                cid = cell.card.id
+            heading = None
+            for e in events:
+                if isinstance(e, Flew):
+                    heading = e.direction
+                if not isinstance(e, Entered) or e.met is None:
+                    continue  # Earth, a gap or off the grid: no card met
+                cid = before.cell(e.pos).card.id
                 m = odds.get(cid) if cid in new else None
-                if m is not None:
-                    blind += 1
-                    nxt_cell = a.direction.step(pos)
-                    boost_ok = nxt_cell == EARTH or (on_grid(nxt_cell) and isinstance(before.cell(nxt_cell), Slot))
-                    safe = (m.get("E", 0.0) + (m.get("B", 0.0) if boost_ok else 0.0)
-                            + (m.get("A", 0.0) if shields == 2 else 0.0))
-                    p *= safe
-                met = after.cell(pos)
-                if isinstance(met, Slot) and met.face is SectorType.ASTEROID:
-                    shields = 0
-                if pos == after.ship:
-                    break
+                if m is None:
+                    continue
+                assert heading is not None  # a card is entered only in flight
+                blind += 1
+                # Shields change only on the card that ends a flight (an
+                # Asteroid is no Boost): every card is met with the shields
+                # the flight took off with.
+                p *= _not_fatal(m, before.shields, _boost_carries_on(before, e.pos, heading))
         state = nxt
     return p, blind
+
+
+def _not_fatal(odds: dict[str, float], shields: int, boost_ok: bool) -> float:
+    """The chance that a card of these down-side odds is survived when entered."""
+    return (odds.get("E", 0.0) + (odds.get("B", 0.0) if boost_ok else 0.0)
+            + (odds.get("A", 0.0) if shields == 2 else 0.0))
+
+
+def _boost_carries_on(state: GameState, pos: Pos, heading: Direction) -> bool:
+    """Whether a Boost at ``pos`` could carry the ship on into a cell it may
+    enter (Earth or a card): what the card might have been, which the log of
+    this world does not tell."""
+    nxt = heading.step(pos)
+    return nxt == EARTH or (on_grid(nxt) and isinstance(state.cell(nxt), Slot))
 
 
 CONTINUATION_ROWS = (3, 1)

@@ -7,9 +7,14 @@ from __future__ import annotations
 
 from ..rules.cards import SectorType, Side
 from ..rules.geometry import EARTH, Direction, Pos, format_pos, on_grid, peek_cells
+from ..rules.log import Event, Flipped
 from ..rules.observation import Observation, SeenCard, SeenGap
+from ..rules.rescan import rescan, rescan_allowed
+from ..rules.setup import Slot
+from ..rules.state import GameState
 from ..rules.turns import ActionKind, Turn
 from ..solver.worlds import down_side_marginals
+from .commands import after_command, in_world
 
 _NAMES = {"E": "Empty", "B": "Boost", "A": "Asteroid", "O": "Obstructed"}
 _DIRS = {Direction.UP: "up", Direction.DOWN: "down", Direction.LEFT: "left", Direction.RIGHT: "right"}
@@ -58,8 +63,12 @@ def _unseen(obs: Observation, pos: Pos) -> bool:
     return isinstance(cell, SeenCard) and not cell.start and cell.down is None
 
 
-def explain(obs: Observation, turn: Turn, runner: Turn | None = None) -> str:
-    """One paragraph: what the hinted turn does and why, in the player's terms."""
+def explain(obs: Observation, turn: Turn, runner: Turn | None = None, *,
+            world: GameState | None = None) -> str:
+    """One paragraph: what the hinted turn does and why, in the player's terms.
+    ``world``: a world consistent with ``obs`` that shows the outcome the
+    turn's re-scan was chosen for; the re-scan is described as the engine
+    plays it there (without one, only its columns are named)."""
     odds = _Odds(obs)
     parts: list[str] = []
     if turn.bolster:
@@ -111,32 +120,36 @@ def explain(obs: Observation, turn: Turn, runner: Turn | None = None) -> str:
             if risk > 0:
                 parts.append(f"it avoids {odds.describe(p)}: {risk:.0%} deadly now")
     if turn.rescan:
-        parts.append(_rescan_text(obs, turn, odds))
+        parts.append(_rescan_text(turn, world))
     if runner is not None and runner.command is not None:
         parts.append(f"next best: {runner.command}")
     return "; ".join(parts)
 
 
-def _rescan_text(obs: Observation, turn: Turn, odds: _Odds) -> str:
-    """What the hinted re-scan flips and what for (for the likeliest outcome)."""
-    row = (obs.ship[0] if on_grid(obs.ship) else 1) + 2
-    if turn.command is not None and turn.command.action.kind is ActionKind.FLY:
-        d = turn.command.action.direction
-        if d is Direction.UP:
-            row += 1
-        elif d is Direction.DOWN:
-            row -= 1
+def _rescan_text(turn: Turn, world: GameState | None) -> str:
+    """What the hinted re-scan flips and what for, for the likeliest outcome:
+    the turn played in ``world`` (one of the worlds that show it), the
+    flips read from the engine's log of its re-scan ([D2]: the row two ahead
+    of where the command left the ship, Boosts and shifts included)."""
+    cols = sorted(turn.rescan)
+    plain = "re-scan: flip columns " + ",".join(map(str, cols))
+    played = in_world(world, turn) if world is not None else None
+    if world is None or played is None:
+        return plain
+    mid, flipped = after_command(world, played)
+    if mid.is_over or not rescan_allowed(mid, turn.rescan, flipped):
+        return plain  # (a world whose outcome is not the likeliest one)
+    log: list[Event] = []
+    after = rescan(mid, turn.rescan, flipped, log)
     bits = []
-    for c in sorted(turn.rescan):
-        pos = (row, c)
-        if not on_grid(pos):
-            continue
-        cell = obs.cell(pos)
-        if isinstance(cell, SeenCard):
-            face = cell.up
-            meets = _NAMES[face.value]
-            why = "safe to enter" if face in (SectorType.EMPTY, SectorType.BOOST) else "to see its other side"
-            bits.append(f"{format_pos(pos)} (once flipped, entering it meets this {meets}: {why})")
+    for e in log:
+        if isinstance(e, Flipped) and e.cause == "re-scan":
+            slot = after.cell(e.pos)
+            assert isinstance(slot, Slot)
+            # Entering the card flips it back: the ship meets the side up now.
+            meets = slot.down
+            why = "safe to enter" if meets in (SectorType.EMPTY, SectorType.BOOST) else "to see its other side"
+            bits.append(f"{format_pos(e.pos)} (once flipped, entering it meets this {_NAMES[meets.value]}: {why})")
     if not bits:
-        return "re-scan: flip columns " + ",".join(map(str, sorted(turn.rescan)))
+        return plain
     return "re-scan flips " + "; ".join(bits)

@@ -349,8 +349,11 @@ def _answer(
     rescans = rescans_by_outcome(best.turn, best.outcomes, table.ws, table.odds, table.per_world,
                                  table.deadline + 0.1 * (budget or 0))
     best_turn = best.turn
+    world = None
     if rescans:
         best_turn = Turn(best.turn.command, best.turn.bolster, best.turn.second, rescans[0][2])
+        # A world of the likeliest outcome, the one ``rescans[0]`` was chosen for.
+        world = table.ws[max(best.outcomes.values(), key=len)[0]]
     raw = best.chance
     low, high = wilson(raw * best.n, best.n)
     from .explain import explain
@@ -361,7 +364,7 @@ def _answer(
         low=calibrated(low, False),
         high=calibrated(high, False),
         worlds=best.n,
-        reason=explain(observation, best_turn, runner.turn if runner else None),
+        reason=explain(observation, best_turn, runner.turn if runner else None, world=world),
         rescans=rescans,
         runner_up=runner.turn if runner else None,
         runner_up_win=runner.chance if runner and runner.n else None,

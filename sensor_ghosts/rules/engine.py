@@ -118,8 +118,10 @@ def apply_turn(state: GameState, turn: Turn, trace: list | None = None, *,
                log: list | None = None) -> GameState:
     """Apply one whole turn; raises ``IllegalTurnError`` (state unchanged) with the
     reason when any part of it is illegal. ``trace``: gets (command, state before
-    it, state after it) for each command played, for figures read mid-turn
-    (``solver.plan``: the shields a flight spent). ``log``: gets what happened,
+    it, state after it, its events) for each command played, for figures read
+    mid-turn (``solver.plan``: the shields a flight spent; ``advisor.continuation``:
+    the cells a flight entered); the events are those of ``log`` (none when
+    no log is asked for). ``log``: gets what happened,
     in order (``rules/log.py``: cells entered and the sides met, samples,
     flips, shifts, peeks, pod moves, draws, the end of the game)."""
     events: list | None = [] if log is not None else None
@@ -152,10 +154,10 @@ def _apply_turn(state: GameState, turn: Turn, trace: list | None, log: list | No
     if turn.command is not None:
         pod1 = pod_moves_after_first(state, turn.second is not None)
         _check(state, turn.command, flipped, pod_moves=pod1)
-        before = state
+        before, told = state, len(log) if log is not None else 0
         state, flipped = execute(state, turn.command, flipped, pod_moves=pod1, log=log)
         if trace is not None:
-            trace.append((turn.command, before, state))
+            trace.append((turn.command, before, state, tuple(log[told:]) if log is not None else ()))
     if turn.second is not None:
         assert turn.command is not None
         # §12 second action: once per turn, before drawing, for a held virus sample.
@@ -167,10 +169,10 @@ def _apply_turn(state: GameState, turn: Turn, trace: list | None, log: list | No
             raise IllegalTurnError("a second action costs a held virus sample (§12)")
         state = state.evolve(held=state.held - 1)
         _check(state, turn.second, flipped, played=spent_players(state, turn.command))
-        before = state
+        before, told = state, len(log) if log is not None else 0
         state, flipped = execute(state, turn.second, flipped, log=log)
         if trace is not None:
-            trace.append((turn.second, before, state))
+            trace.append((turn.second, before, state, tuple(log[told:]) if log is not None else ()))
     return _finish_turn(state, turn.rescan, flipped, log)
 
 

@@ -64,34 +64,49 @@ class Plan:
     objective: str = "turns"
     """What the plan is optimal for (``api.OBJECTIVES``): 'turns-only' plans
     have the fewest turns but their cards were not minimised."""
-    _figures: Figures | None = field(default=None, init=False, repr=False, compare=False)
-    _logs: list[list[Event]] | None = field(default=None, init=False, repr=False, compare=False)
+    _cache: _Replay | None = field(default=None, init=False, repr=False, compare=False)
+
+    def _replayed(self) -> _Replay:
+        """The one pass of the turns through the engine that every reading
+        shares (``replay``, ``states``, ``logs``, ``figures``)."""
+        if self._cache is None:
+            self._cache = _replay(self.start, self.turns)
+        return self._cache
 
     @property
     def figures(self) -> Figures:
         """Turns, cards played, shields spent and cards left (worked out by
         ``replay``, or on first reading: one pass through the engine). A plan
         that turns out illegal counts its figures up to the illegal turn."""
-        if self._figures is None:
-            self._figures = _run(self.start, self.turns, strict=False)[2]
-        return self._figures
+        return self._replayed().figures
 
     def replay(self) -> list[GameState]:
         """Every state from the start to the win; raises ``PlanReplayError`` when a
-        turn is illegal or the last state is not won. The engine's account of
-        each turn is kept (``logs``)."""
-        states, self._logs, self._figures = _run(self.start, self.turns, strict=True)
-        return states
+        turn is illegal or the last state is not won. The states and the
+        engine's account of each turn are kept (``states``, ``logs``)."""
+        run = self._replayed()
+        if run.illegal is not None:
+            i, e = run.illegal
+            raise PlanReplayError(f"turn {i} ({self.turns[i - 1]}) is illegal: {e}") from e
+        if run.states[-1].outcome.status is not Status.WON:
+            raise PlanReplayError(f"the plan does not win: {run.states[-1].outcome}")
+        return run.states
+
+    @property
+    def states(self) -> list[GameState]:
+        """Every state from the start to the win, as ``replay`` gave them (the
+        engine runs once per plan); ``PlanReplayError`` as there."""
+        return self.replay()
 
     @property
     def logs(self) -> list[list[Event]]:
         """What each turn did, as the rules engine told it during ``replay``
         (``rules.log``: cells entered and the sides met, samples, flips,
-        shifts, pod moves, draws): one list of events per turn."""
-        if self._logs is None:
-            self.replay()
-        assert self._logs is not None
-        return self._logs
+        shifts, pod moves, draws): one list of events per turn;
+        ``PlanReplayError`` as there."""
+        self.replay()
+        assert self._cache is not None
+        return self._cache.logs
 
     def to_text(self) -> str:
         f = self.figures
@@ -149,15 +164,25 @@ def _cmd_json(cmd: Command | None) -> dict | None:
     }
 
 
-def _run(start: GameState, turns: list[Turn], *, strict: bool
-         ) -> tuple[list[GameState], list[list[Event]], Figures]:
+@dataclass
+class _Replay:
+    """A plan's turns played through the rules engine, up to the first illegal one."""
+
+    states: list[GameState]
+    logs: list[list[Event]]
+    figures: Figures
+    illegal: tuple[int, SensorGhostsError] | None
+    """The first illegal turn (1-based) and the engine's reason, if any."""
+
+
+def _replay(start: GameState, turns: list[Turn]) -> _Replay:
     """One pass of ``turns`` through the rules engine: the states, each turn's
-    log and the figures. ``strict``: raise ``PlanReplayError`` when a turn is
-    illegal or the plan does not win; else stop at an illegal turn."""
+    log and the figures, stopping at an illegal turn."""
     states = [start]
     logs: list[list[Event]] = []
     s = start
     played = spent = 0
+    illegal = None
     for i, t in enumerate(turns, 1):
         played += sum(len(c.cards) for c in (t.command, t.second) if c is not None)
         trace: list = []
@@ -165,18 +190,15 @@ def _run(start: GameState, turns: list[Turn], *, strict: bool
         try:
             s = apply_turn(s, t, trace, log=log)
         except SensorGhostsError as e:
-            if strict:
-                raise PlanReplayError(f"turn {i} ({t}) is illegal: {e}") from e
+            illegal = (i, e)
             break
         states.append(s)
         logs.append(log)
-        for cmd, before, after in trace:
+        for cmd, before, after, _events in trace:
             if cmd.action.kind is ActionKind.FLY and after.shields < before.shields:
                 spent += before.shields - after.shields
-    if strict and s.outcome.status is not Status.WON:
-        raise PlanReplayError(f"the plan does not win: {s.outcome}")
     left = sum(len(h) for h in s.hands) + len(s.deck)
-    return states, logs, Figures(len(turns), played, spent, left)
+    return _Replay(states, logs, Figures(len(turns), played, spent, left), illegal)
 
 
 def concretize(model: Model, path: list, rotation: Callable[[int, bool], tuple] | None = None

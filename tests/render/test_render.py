@@ -409,3 +409,38 @@ def test_turn_number_labels():
     assert _ranges([1, 2, 3, 4]) == "1-4"
     assert _ranges([2, 5]) == "2,5"
     assert _ranges([1, 2, 3, 3]) == "1,2,3x2"
+
+
+def test_solution_of_a_replayed_plan_reads_its_states_and_runs_no_engine(monkeypatch):
+    # Issue 34: the page reads the plan's own replay; it is the line the
+    # engine plays, so the pages are the same.
+    from sensor_ghosts import puzzles
+    from sensor_ghosts.solver import plan as plan_mod
+    from sensor_ghosts.solver.plan import Plan
+
+    s = boost_setup()
+    plan = Plan(initial_state(s), boost_plan(), s.deal, objective="turns")
+    plan.replay()
+    played: list = []
+
+    def counted(*a, **k):
+        played.append(1)
+        return apply_turn(*a, **k)
+
+    monkeypatch.setattr(plan_mod, "apply_turn", counted)
+    monkeypatch.setattr(puzzles, "apply_turn", counted)
+    page = solution_svg(solution_of(plan))
+    assert played == []
+    again = solution_svg(solution_line(plan.start, plan.turns, note=plan_mod.OBJECTIVE_NOTES["turns"]))
+    assert page == again
+    played.clear()  # (the line above ran the engine: the reference)
+    assert render_solution(s, plan).meta["events"][-1].after == plan.states[-1]
+    assert played == []
+
+
+def test_solution_of_a_plan_that_does_not_win_draws_it_as_a_plan():
+    from sensor_ghosts.solver.plan import Plan
+
+    s = boost_setup()
+    short = Plan(initial_state(s), boost_plan()[:-1], s.deal)
+    assert solution_page(solution_of(short)).title.startswith("Sensor Ghosts plan")
