@@ -1,0 +1,179 @@
+"""Collections (issue 35): a real Dask LocalCluster builds, loses a worker,
+resumes; the file is refused when foreign; every stored plan wins."""
+
+from __future__ import annotations
+
+import json
+import os
+import sqlite3
+
+import pytest
+from click.testing import CliRunner
+
+from sensor_ghosts.cli.main import main
+from sensor_ghosts.collections import CollectionError, open_collection
+from sensor_ghosts.collections.build import build
+from sensor_ghosts.collections.grades import Features, grade
+from sensor_ghosts.collections.query import plan_turns, rows
+from sensor_ghosts.rules.engine import apply_turn
+from sensor_ghosts.rules.options import RuleOptions
+from sensor_ghosts.rules.state import Status, initial_state
+
+SEEDS = range(1, 5)
+# Small budgets: the first-move counts and most of the careful solve are left
+# out so that three builds fit in the test's time; the rows stay deterministic.
+FAST = {"timeout": 30.0, "first_moves": False, "careful_nodes": 1}
+COMPARED = ("game_id", "seed", "options", "setup", "turns", "cards", "proof", "plan_text", "plan_json",
+            "features", "grade", "score", "version")
+
+
+def _table(path) -> dict[str, tuple]:
+    con = sqlite3.connect(path)
+    try:
+        got = [tuple(r) for r in con.execute(f"SELECT {', '.join(COMPARED)} FROM puzzles")]
+    finally:
+        con.close()
+    return {r[0]: r for r in got}
+
+
+@pytest.fixture(scope="module")
+def one_worker(tmp_path_factory):
+    path = tmp_path_factory.mktemp("coll") / "one.db"
+    summary = build(path, SEEDS, RuleOptions(), workers=1, **FAST)
+    return path, summary
+
+
+def test_build_one_worker_stores_every_seed(one_worker):
+    path, summary = one_worker
+    assert summary.added + len(summary.skipped) == len(SEEDS)
+    assert summary.added >= 3  # these seeds solve in milliseconds
+    con = sqlite3.connect(path)
+    n, distinct = con.execute("SELECT COUNT(*), COUNT(DISTINCT game_id) FROM puzzles").fetchone()
+    con.close()
+    assert n == distinct == summary.added
+
+
+def test_two_workers_one_killed_same_rows(one_worker, tmp_path):
+    """A worker killed after the first result: Dask runs its tasks again; the
+    database ends complete, without duplicates, equal to the 1-worker build."""
+    path1, _ = one_worker
+    path2 = tmp_path / "two.db"
+    killed = []
+
+    def kill_one(client, row, done, total):
+        if killed:
+            return
+        busy = [w for w, keys in client.processing().items() if keys]
+        if busy:
+            try:
+                client.run(os._exit, 1, workers=[busy[0]])
+            except Exception:  # noqa: BLE001 - the worker dies before it answers
+                pass
+            killed.append(busy[0])
+
+    summary = build(path2, SEEDS, RuleOptions(), workers=2, on_result=kill_one, **FAST)
+    assert killed, "no worker was busy to be killed"
+    assert _table(path2) == _table(path1)
+    # Resume: every seed is stored, so a second build runs nothing.
+    again = build(path2, SEEDS, RuleOptions(), workers=1, **FAST)
+    assert again.already == len(SEEDS) and again.added == 0
+    assert summary.added + len(summary.skipped) == len(SEEDS)
+
+
+def test_every_stored_plan_wins(one_worker):
+    path, _ = one_worker
+    stored = list(rows(path))
+    assert stored
+    for r in stored:
+        setup, turns = plan_turns(r)
+        assert len(turns) == r["turns"]
+        state = initial_state(setup, setup.deal)
+        for t in turns:
+            state = apply_turn(state, t)
+        assert state.outcome.status is Status.WON
+        assert r["proof"] in ("optimal", "turns")
+
+
+def test_foreign_and_corrupt_files_refused(tmp_path):
+    text = tmp_path / "notes.db"
+    text.write_text("hello\n")
+    with pytest.raises(CollectionError, match="not an SQLite database"):
+        open_collection(text)
+    other = tmp_path / "other.db"
+    con = sqlite3.connect(other)
+    con.execute("CREATE TABLE t (x)")
+    con.commit()
+    con.close()
+    with pytest.raises(CollectionError, match="meta"):
+        open_collection(other)
+    broken = tmp_path / "broken.db"
+    data = bytearray(b"SQLite format 3\x00" + os.urandom(3000))
+    broken.write_bytes(bytes(data))
+    with pytest.raises(CollectionError):
+        open_collection(broken)
+    res = CliRunner().invoke(main, ["collection", "stats", str(other)])
+    assert res.exit_code == 2 and "not a sensor-ghosts collection" in res.output
+    assert "Traceback" not in res.output
+    res = CliRunner().invoke(main, ["collection", "build", str(text), "--count", "1"])
+    assert res.exit_code == 2 and "not an SQLite database" in res.output
+    assert text.read_text() == "hello\n"  # left as it was
+
+
+def test_query_stats_booklet_cli(one_worker, tmp_path):
+    path, summary = one_worker
+    runner = CliRunner()
+    res = runner.invoke(main, ["collection", "query", str(path), "--format", "jsonl"])
+    assert res.exit_code == 0, res.output
+    got = [json.loads(line) for line in res.output.splitlines()]
+    assert len(got) == summary.added
+    ranks = [(g["grade_rank"], g["score"]) for g in got]
+    assert ranks == sorted(ranks)  # easy to hard
+    t = got[0]["turns"]
+    res = runner.invoke(main, ["collection", "query", str(path), "--turns", f"{t}-{t}", "--format", "jsonl"])
+    assert all(json.loads(line)["turns"] == t for line in res.output.splitlines()) and res.output
+    res = runner.invoke(main, ["collection", "query", str(path), "--turns", "13-12"])
+    assert res.exit_code == 2
+    res = runner.invoke(main, ["collection", "stats", str(path), "--json"])
+    s = json.loads(res.output)
+    assert s["puzzles"] == summary.added and sum(s["grades"].values()) == summary.added
+    pdf = tmp_path / "book.pdf"
+    res = runner.invoke(main, ["collection", "booklet", str(path), "--pdf", str(pdf), "--count", "2",
+                               "--solutions"])
+    assert res.exit_code == 0, res.output
+    from pypdf import PdfReader
+
+    assert len(PdfReader(pdf).pages) == 4  # two puzzles, two solutions
+    none = tmp_path / "none.pdf"
+    res = runner.invoke(main, ["collection", "booklet", str(path), "--pdf", str(none), "--turns", "99"])
+    assert res.exit_code == 2 and not none.exists()
+
+
+def _features(**kw) -> Features:
+    base = {"turns": 10, "cards": 10, "first_moves": 200, "first_moves_optimal": 20, "first_moves_unknown": 0,
+            "deep_scan": False, "wild_three": False, "wild_card": False, "bolster": False, "boosts": 0,
+            "boost_chain": False, "second_pass": False, "careful_turns": 11, "careful_status": "solved"}
+    return Features(**{**base, **kw})
+
+
+def test_grades_order_by_points():
+    assert grade(_features()) == ("easy", 0)
+    assert grade(_features(turns=12, deep_scan=True, second_pass=True)) == ("medium", 4)
+    assert grade(_features(turns=13, first_moves_optimal=1)) == ("hard", 5)
+    assert grade(_features(turns=14, first_moves_optimal=1, careful_turns=None, careful_status="unknown"))[0] \
+        == "fiendish"
+
+
+def test_first_moves_near_the_end():
+    """From two turns before the end of a solved plan, the plan's own move is
+    among those that keep the optimum; not every move does."""
+    from sensor_ghosts.collections.grades import _first_moves
+    from sensor_ghosts.generators.generate import generate_setup
+    from sensor_ghosts.puzzles import solve_setup
+
+    setup = generate_setup(1, RuleOptions())
+    res = solve_setup(setup, timeout=30, objective="turns-only")
+    states = res.plan.replay()
+    moves, keep, unknown = _first_moves(states[-3], 2)
+    assert 1 <= keep < moves
+    moves1, keep1, _ = _first_moves(states[-2], 1)
+    assert 1 <= keep1 < moves1
