@@ -116,7 +116,7 @@ class Summary:
         out = [f"{self.added} puzzle(s) added from {self.seeds} seed(s) in {self.seconds:.1f} s "
                f"({rate:.2f} puzzles/s, {self.workers} worker(s)); {self.already} seed(s) already stored"]
         if self.grades:
-            from .grades import GRADES
+            from .schema import GRADES
 
             out.append("grades: " + ", ".join(f"{g} {self.grades[g]}" for g in GRADES))
         for seed, why in sorted(self.skipped.items()):

@@ -19,8 +19,7 @@ from ..solver import solve
 from ..solver.plan import Plan
 from ..solver.result import Mode, Objective, Status
 from ..solver.worlds import worst_case
-
-GRADES = ("easy", "medium", "hard", "fiendish")
+from .schema import GRADES
 
 FIRST_MOVE_NODES = 25
 """Node budget of each solve that asks whether a first move keeps the optimum

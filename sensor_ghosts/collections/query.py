@@ -9,8 +9,7 @@ from pathlib import Path
 from typing import Any
 
 from ..rules.errors import InvalidArgumentError
-from .grades import GRADES
-from .schema import CollectionError, open_collection
+from .schema import GRADES, CollectionError, open_collection
 
 
 def parse_turns(text: str) -> tuple[int, int]:

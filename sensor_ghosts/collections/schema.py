@@ -18,6 +18,8 @@ from ..rules.errors import SensorGhostsError
 
 KIND = "sensor-ghosts collection"
 SCHEMA_VERSION = 1
+GRADES = ("easy", "medium", "hard", "fiendish")
+"""The grades, easy to hard (``grade_rank`` is the index); ``grades.grade`` gives them."""
 
 
 class CollectionError(SensorGhostsError):
