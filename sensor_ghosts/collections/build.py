@@ -156,7 +156,7 @@ def build(
         cluster = None
         if scheduler is None:
             cluster = LocalCluster(n_workers=workers, threads_per_worker=1, processes=True,
-                                   dashboard_address=None)
+                                   dashboard_address=":0")  # any free port: never clash with another cluster
         try:
             with Client(cluster if cluster is not None else scheduler) as client:
                 summary.workers = len(client.scheduler_info().get("workers", {}))
