@@ -4,9 +4,10 @@
     python benchmarks/render.py --count 20 --solutions solver
 
 Solutions: ``solver`` asks ``sensor_ghosts.solver.solve`` (solving time is
-reported apart and not counted as rendering); ``replay`` (default) replays a
-12-turn line of legal turns chosen at random through the rules engine, which
-costs the renderer the same as a plan; ``none`` gives puzzles only.
+reported apart and not counted as rendering; the plan's pass through the
+engine for its states and logs is counted); ``replay`` (default) draws a
+12-turn line of legal turns chosen at random, played through the rules engine
+beforehand (not counted); ``none`` gives puzzles only.
 Prints total time, per-page median / p95 / max, and the command line.
 """
 
@@ -22,7 +23,8 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
-from sensor_ghosts.render import render_solution, render_solution_states, setup_page, solve_setup  # noqa: E402
+from sensor_ghosts.puzzles import solution_line, solution_of, solve_instance  # noqa: E402
+from sensor_ghosts.render import setup_page, solution_page  # noqa: E402
 from sensor_ghosts.render.pdf import pdf_bytes  # noqa: E402
 from sensor_ghosts.rules.setup import Setup  # noqa: E402
 
@@ -70,15 +72,15 @@ def main() -> None:
     prep = 0.0
     if args.solutions == "solver":
         t0 = time.perf_counter()
-        plans = [solve_setup(s).plan for s in setups]
+        plans = [solve_instance(s).plan for s in setups]
         prep = time.perf_counter() - t0
-        jobs += [("solution", lambda s=s, p=p: render_solution(s, p)) for s, p in zip(setups, plans, strict=True) if p]
+        jobs += [("solution", lambda p=p: solution_page(solution_of(p))) for p in plans if p]
     elif args.solutions == "replay":
         rng = random.Random(1)
         t0 = time.perf_counter()
-        lines = [random_line(s, rng) for s in setups]
+        lines = [solution_line(st[0], ln) for st, ln in (random_line(s, rng) for s in setups)]
         prep = time.perf_counter() - t0
-        jobs += [("solution", lambda st=st, ln=ln: render_solution_states(st, ln)) for st, ln in lines]
+        jobs += [("solution", lambda sol=sol: solution_page(sol)) for sol in lines]
 
     times: dict[str, list[float]] = {"puzzle": [], "solution": []}
 

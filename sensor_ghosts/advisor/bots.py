@@ -38,8 +38,9 @@ from ..rules.setup import Setup, Slot
 from ..rules.state import GameState, Status, initial_state
 from ..rules.turns import Turn
 from ..solver.worlds import WorldSampler
-from .legacy import _after_command, fast_turn, policy_turn, rescan_policy, turn_key
 from .legacy import hint as old_hint
+from .legacy import turn_key
+from .policies import fast_turn, policy_turn, rescan_policy
 from .search import after_command, hint, rescan_hint
 
 __all__ = ["BOTS", "GameResult", "make_bot", "play_game"]
@@ -49,7 +50,6 @@ KEEP_LAST = 3
 
 class Bot:
     name = "bot"
-    sees_everything = False
     repaired = False
     """The older heuristics fix a re-scan before the command's outcome is seen;
     their turns are repaired when the outcome does not fit (``_legalize``)."""
@@ -145,7 +145,6 @@ class CheatBot(Bot):
     speed; ``solver_timeout`` is only a safety net."""
 
     name = "cheat"
-    sees_everything = True
 
     def __init__(self, solver_timeout: float = 120.0, solver_nodes: int | None = 4000):
         self.solver_timeout = solver_timeout
@@ -203,6 +202,9 @@ class GameResult:
     turns: int
     reason: str
     decision_seconds: list[float] = field(default_factory=list)
+    decision_cpu_seconds: list[float] = field(default_factory=list)
+    """The same decisions in the process's CPU time: what they cost on one
+    core, whatever else the machine was doing."""
     predictions: list[float] = field(default_factory=list)
     """The win chance the bot's hint printed at each decision (hint bot only)."""
     raw: list[tuple[float, bool]] = field(default_factory=list)
@@ -220,6 +222,7 @@ class GameResult:
             "turns": self.turns,
             "reason": self.reason,
             "decision_seconds": self.decision_seconds,
+            "decision_cpu_seconds": self.decision_cpu_seconds,
             "predictions": self.predictions,
             "raw": self.raw,
             "last": self.last,
@@ -238,7 +241,7 @@ def _legalize(state: GameState, turn: Turn) -> Turn:
     key = turn_key(state, turn)
     for t in legal_turns(state):
         if turn_key(state, t) == key:
-            after, flipped = _after_command(state, t)
+            after, flipped = after_command(state, t)
             if after.is_over:
                 return t
 
@@ -275,13 +278,15 @@ def play_game(
     state = initial_state(setup, setup.deal, seed=seed)
     rng = random.Random(f"{b.name}:{seed}")
     times: list[float] = []
+    cpu: list[float] = []
     last: list[tuple[str, str]] = []
     for _ in range(max_turns):
         if state.is_over:
             break
-        t0 = time.perf_counter()
+        t0, c0 = time.perf_counter(), time.process_time()
         turn = b.choose(state, rng)
         times.append(time.perf_counter() - t0)
+        cpu.append(time.process_time() - c0)
         turn = _legalize(state, turn) if b.repaired else turn
         last = (last + [(format_state(state), format_turn(turn))])[-KEEP_LAST:]
         state = apply_turn(state, turn)
@@ -293,6 +298,7 @@ def play_game(
         turns=state.turn,
         reason=str(state.outcome),
         decision_seconds=times,
+        decision_cpu_seconds=cpu,
         predictions=list(b.predictions),
         raw=list(getattr(b, "raw", [])),
         last=last,

@@ -48,6 +48,7 @@ import time
 from collections import Counter
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field, replace
+from typing import Any
 
 from ..rules.cards import SectorType
 from ..rules.deck import draw_up
@@ -119,7 +120,10 @@ class EndgameResult:
 # A hidden fact: ("D", pos) a down side, ("T", pos) a token (True = virus),
 # ("P", j) the j-th card drawn from the deck, ("R", j) the j-th card drawn after
 # a reshuffle. Values: a SectorType, a bool, a card kind.
-Fact = tuple[str, object]
+Fact = tuple[str, Any]
+"""A hidden fact: its kind ("D" a down side, "T" a token, "P" a deck card, "R"
+a reshuffled card) and where (a cell for D and T, a place in the deck for P and
+R). The second part is typed Any because the first part says which it is."""
 
 
 class _Belief:
@@ -168,9 +172,9 @@ class _Belief:
         if kind == "D":
             downs = _downs(fixed)
             total = self.count(downs)
-            out = []
+            out: list[tuple[object, float]] = []
             for d in SectorType:
-                n = self.count(tuple(sorted(downs + ((fact[1], d),))))  # type: ignore[arg-type]
+                n = self.count(tuple(sorted(downs + ((fact[1], d),))))
                 if n:
                     out.append((d, n / total))
             return out
@@ -247,14 +251,16 @@ class _Run:
 
     state: GameState
     revealed: list[tuple[Fact, object]]
-    extra: object = None
+    extra: Extra = None
     pool: Counter | None = None
     """The reshuffled pile's kinds, when the draw reshuffled."""
     reshuffled: tuple[str, ...] = ()
     """The reshuffled deck in its order (the cards drawn from it first)."""
 
 
-Op = Callable[[GameState], tuple[GameState, GameState | None, object]]
+Extra = frozenset[Pos] | None
+"""What an operation tells besides the states: a command, where its chosen flips were."""
+Op = Callable[[GameState], tuple[GameState, GameState | None, Extra]]
 """A world -> (the state after, the state just before the draw or None, extra)."""
 
 
@@ -280,11 +286,11 @@ def _play(w: GameState, op: Op, pod: bool) -> _Run:
         drawn = after.hands[player][len(before_draw.hands[player]):]
         cards = w.setup.command_cards
         first = len(before_draw.deck)
-        for j, cid in enumerate(drawn):
+        for j, card_id in enumerate(drawn):
             if j < first or before_draw.second_pass:
-                revealed.append((("P", j), _kind(cards, cid, pod)))
+                revealed.append((("P", j), _kind(cards, card_id, pod)))
             else:
-                revealed.append((("R", j - first), _kind(cards, cid, pod)))
+                revealed.append((("R", j - first), _kind(cards, card_id, pod)))
         if not before_draw.second_pass and len(drawn) > first:
             run.reshuffled = tuple(drawn[first:]) + after.deck
             run.pool = Counter(_kind(cards, c, pod) for c in run.reshuffled)
@@ -311,7 +317,7 @@ def _fix_reshuffle(w: GameState, run: _Run, fixed: dict[Fact, object], op: Op, p
     raise EndgameUnsupported("could not fix the reshuffled deck")
 
 
-def _outcomes(belief: _Belief, op: Op, draws: bool = True) -> list[tuple[float, GameState, object]]:
+def _outcomes(belief: _Belief, op: Op, draws: bool = True) -> list[tuple[float, GameState, Extra]]:
     """Every distinct outcome of ``op`` (as the player sees it) with its exact
     probability, and a world state standing for it. With ``draws`` False the
     cards drawn are not told apart (for a position valued only by whether the
@@ -541,6 +547,7 @@ class _Search:
         rest = 1.0
         for p, s, flipped_at in outs:
             rest -= p
+            assert flipped_at is not None  # a command's outcome tells where its flips were
             a, b = self.after_command(s, flipped_at, h)
             lo += p * a
             hi += p * b

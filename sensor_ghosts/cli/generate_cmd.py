@@ -8,18 +8,15 @@ leave no legal choice).
 from __future__ import annotations
 
 import json
-import os
 import sys
-import tempfile
 from collections.abc import Callable
-from contextlib import contextmanager
+from contextlib import ExitStack, contextmanager
 from functools import partial
-from pathlib import Path
 from typing import TYPE_CHECKING
 
 import click
 
-from ..fileio import new_file_mode
+from ..fileio import atomic_file
 from ..generators.constraints import NAMED_CONSTRAINTS
 from ..generators.errors import GameIdError, GenerationFailedError
 from ..generators.game_id import parse_game_id
@@ -103,24 +100,159 @@ def _sink(out: str | None, discard: bool = False):
 
         yield write
         return
-    target = Path(out)
-    parent = target.parent if str(target.parent) else Path(".")
+    with ExitStack() as stack:
+        try:
+            f = stack.enter_context(atomic_file(out))
+        except OSError as e:
+            raise click.BadParameter(f"cannot write there: {e.strerror or e}", param_hint="--out") from None
+        yield f.write
+
+
+def _load_cards(cards_file: str | None):
+    """The --cards set (None for the standard one), refused unless a safe deal
+    can be made from it."""
+    if cards_file is None:
+        return None
+    from ..rules.cards import SectorCardSet
+
     try:
-        fd, tmp = tempfile.mkstemp(dir=parent, prefix=f".{target.name}.", suffix=".tmp")
-    except OSError as e:
+        sector_cards = SectorCardSet.load(cards_file)
+    except CardSetError as e:
+        raise click.BadParameter(str(e), param_hint="--cards") from None
+    safe = sum(1 for c in sector_cards.cards if c.front.safe_front)
+    if safe < len(SAFE_ROWS):
         raise click.BadParameter(
-            f"cannot write there: {e.strerror or e}", param_hint="--out"
-        ) from None
+            f"{cards_file}: only {safe} E/B fronts; rows 2..7 need {len(SAFE_ROWS)}, "
+            "so no deal can be made safe [D7]",
+            param_hint="--cards",
+        )
+    return sector_cards
+
+
+def _id_jobs(ctx: click.Context, game_id: str, count: int, solved_only: bool, sector_cards) -> list[Job]:
+    """The one job of --id, refusing the options the ID already fixes."""
+    given = [
+        "--" + p.replace("_", "-")
+        for p in _OPTION_LIKE
+        if ctx.get_parameter_source(p)
+        in (click.core.ParameterSource.COMMANDLINE, click.core.ParameterSource.ENVIRONMENT)
+    ]
+    if given:
+        raise click.UsageError(
+            f"--id fixes seed and options; do not combine it with {', '.join(given)}"
+        )
+    if count != 1:
+        raise click.UsageError("--id names one setup; do not combine it with --count")
     try:
-        with os.fdopen(fd, "w", encoding="utf-8", newline="\n") as f:
-            yield f.write
-            f.flush()
-            os.fsync(f.fileno())
-        os.chmod(tmp, new_file_mode())  # mkstemp makes 0600: respect the umask
-        os.replace(tmp, target)
-    except BaseException:
-        Path(tmp).unlink(missing_ok=True)
-        raise
+        the_setup = setup_from_id(parse_game_id(game_id), sector_cards=sector_cards)
+    except GameIdError as e:
+        raise click.BadParameter(str(e), param_hint="--id") from None
+    except SensorGhostsError as e:
+        raise click.ClickException(str(e).splitlines()[0]) from None
+    if solved_only:
+        raise click.UsageError("--solved-only draws further seeds; do not combine it with --id")
+    return [lambda: (the_setup, None)]
+
+
+def _solved_jobs(base: int, count: int, options, timeout: float, objective: str,
+                 skipped: list[int], sector_cards, cons) -> list[Job]:
+    """--solved-only: ``count`` jobs each taking the next setup solved in time."""
+    # Like a puzzle collection whose generators emit only what their solver
+    # has checked: setups not solved in time give way to the next seeds.
+    from ..puzzles import MAX_SEEDS_PER_SETUP, generate_solved
+    from ..solver.search import tty_progress
+
+    solved = generate_solved(base, count, options, timeout=timeout, objective=objective,
+                             skipped=skipped, progress=tty_progress(), sector_cards=sector_cards,
+                             constraints=cons)
+
+    def next_solved() -> tuple[Setup, SolveResult | None]:
+        try:
+            return next(solved)
+        except GenerationFailedError:
+            raise click.ClickException(
+                f"--solved-only: fewer than {count} of {MAX_SEEDS_PER_SETUP * count} seeds "
+                f"solved within {timeout:g} s (raise --timeout)"
+            ) from None
+
+    return [next_solved] * count
+
+
+def _write_records(jobs: list[Job], out: str | None, records_nowhere: bool, fmt: str,
+                   solve: bool, show_solution: bool, timeout: float, objective: str
+                   ) -> tuple[list, bool]:
+    """Run the jobs in order, writing each record as it is made. Returns the
+    (setup, result) pairs made and whether an interrupt cut the batch short."""
+    batch = len(jobs) > 1
+    show_bar = batch and sys.stderr.isatty()
+    interrupted = False
+    made: list = []
+    try:
+        with _sink(out, discard=records_nowhere) as write:
+            if fmt == "json" and batch:
+                write("[\n")
+            bar = (
+                click.progressbar(length=len(jobs), label="generating", file=sys.stderr)
+                if show_bar
+                else None
+            )
+            try:
+                for i, job in enumerate(jobs):
+                    try:
+                        setup, result = job()
+                    except KeyboardInterrupt:
+                        # Keep every finished setup: stop before the unfinished one.
+                        interrupted = True
+                        break
+                    if result is None and solve:
+                        result = _solve(setup, timeout, objective)
+                    made.append((setup, result))
+                    record = _render(setup, fmt, result if show_solution else None)
+                    if fmt == "json" and batch:
+                        record = "  " + record.rstrip("\n").replace("\n", "\n  ")
+                        record = (",\n" if i > 0 else "") + record
+                    elif fmt == "text" and i > 0:
+                        record = "\n" + record
+                    write(record)
+                    if bar is not None:
+                        bar.update(1)
+            finally:
+                if bar is not None:
+                    bar.render_finish()
+            if fmt == "json" and batch:
+                write("\n]\n")
+    except SensorGhostsError as e:
+        raise click.ClickException(str(e).splitlines()[0]) from None
+    return made, interrupted
+
+
+def _write_booklet(made: list, pdf_path: str, solutions: bool, records_nowhere: bool,
+                   timeout: float) -> None:
+    """The --pdf booklet of the setups made, and what it says about itself."""
+    from ..render import booklet
+
+    sols = None
+    if solutions:
+        from ..puzzles import solution_of
+
+        sols = [solution_of(r.plan) if r is not None and r.plan is not None else None for _, r in made]
+    # Every setup here is the generator's: its id is a game ID.
+    booklet([m for m, _ in made], pdf_path, sols, regenerable=True)
+    pages = len(made) + (sum(1 for _, r in made if r is not None and r.plan is not None) if solutions else 0)
+    said = (f"wrote {pdf_path} ({len(made)} puzzle{'s' if len(made) != 1 else ''}"
+            + (f", {pages - len(made)} solution page(s)" if solutions else "") + ")")
+    # On standard output when it carries nothing else, else beside it.
+    click.echo(said, err=not records_nowhere)
+    if solutions:
+        # Say which puzzles have no solution page, and why.
+        late = [str(i) for i, (_, r) in enumerate(made, 1) if r is None or r.status == "unknown"]
+        lost = [str(i) for i, (_, r) in enumerate(made, 1) if r is not None and r.status == "unsolvable"]
+        if late:
+            click.echo(f"{pdf_path}: no solution page for puzzle {', '.join(late)}: not solved "
+                       f"within {timeout:g} s (raise --timeout)", err=True)
+        if lost:
+            click.echo(f"{pdf_path}: no solution page for puzzle {', '.join(lost)}: it cannot be won",
+                       err=True)
 
 
 @click.command("generate")
@@ -230,44 +362,10 @@ def generate(
     Text uses the setup notation; json one object (an array for --count > 1);
     jsonl one object per line. The same seed and options always give the same
     setup; each setup carries its game ID."""
-    sector_cards = None
-    if cards_file is not None:
-        from ..rules.cards import SectorCardSet
-
-        try:
-            sector_cards = SectorCardSet.load(cards_file)
-        except CardSetError as e:
-            raise click.BadParameter(str(e), param_hint="--cards") from None
-        safe = sum(1 for c in sector_cards.cards if c.front.safe_front)
-        if safe < len(SAFE_ROWS):
-            raise click.BadParameter(
-                f"{cards_file}: only {safe} E/B fronts; rows 2..7 need {len(SAFE_ROWS)}, "
-                "so no deal can be made safe [D7]",
-                param_hint="--cards",
-            )
-
+    sector_cards = _load_cards(cards_file)
+    base, options, cons = 0, None, ()
     if game_id is not None:
-        given = [
-            "--" + p.replace("_", "-")
-            for p in _OPTION_LIKE
-            if ctx.get_parameter_source(p)
-            in (click.core.ParameterSource.COMMANDLINE, click.core.ParameterSource.ENVIRONMENT)
-        ]
-        if given:
-            raise click.UsageError(
-                f"--id fixes seed and options; do not combine it with {', '.join(given)}"
-            )
-        if count != 1:
-            raise click.UsageError("--id names one setup; do not combine it with --count")
-        try:
-            the_setup = setup_from_id(parse_game_id(game_id), sector_cards=sector_cards)
-        except GameIdError as e:
-            raise click.BadParameter(str(e), param_hint="--id") from None
-        except SensorGhostsError as e:
-            raise click.ClickException(str(e).splitlines()[0]) from None
-        jobs: list[Job] = [lambda: (the_setup, None)]
-        if solved_only:
-            raise click.UsageError("--solved-only draws further seeds; do not combine it with --id")
+        jobs = _id_jobs(ctx, game_id, count, solved_only, sector_cards)
     else:
         options = options_from(players, difficulty, escape_pod, low_memory, extra)
         base = new_seed() if seed is None else seed
@@ -279,90 +377,17 @@ def generate(
         raise click.UsageError("--solved-only goes with --solve or --solutions")
     skipped: list[int] = []
     if solved_only:
-        # Like a puzzle collection whose generators emit only what their solver
-        # has checked: setups not solved in time give way to the next seeds.
-        from ..puzzles import MAX_SEEDS_PER_SETUP, generate_solved
-        from ..solver.search import tty_progress
-
-        solved = generate_solved(base, count, options, timeout=timeout, objective=objective,
-                                 skipped=skipped, progress=tty_progress(), sector_cards=sector_cards,
-                                 constraints=cons)
-
-        def next_solved() -> tuple[Setup, SolveResult | None]:
-            try:
-                return next(solved)
-            except GenerationFailedError:
-                raise click.ClickException(
-                    f"--solved-only: fewer than {count} of {MAX_SEEDS_PER_SETUP * count} seeds "
-                    f"solved within {timeout:g} s (raise --timeout)"
-                ) from None
-
-        jobs = [next_solved] * count
+        jobs = _solved_jobs(base, count, options, timeout, objective, skipped, sector_cards, cons)
 
     # With --pdf the booklet is the output: the setups also go to standard
     # output only when asked for (--format, --solve), or to --out.
     fmt_given = ctx.get_parameter_source("fmt") is click.core.ParameterSource.COMMANDLINE
     records_nowhere = pdf_path is not None and out is None and not (fmt_given or solve_each)
-    batch = len(jobs) > 1
-    show_bar = batch and sys.stderr.isatty()
-    interrupted = False
-    made: list = []
-    try:
-        with _sink(out, discard=records_nowhere) as write:
-            if fmt == "json" and batch:
-                write("[\n")
-            bar = (
-                click.progressbar(length=len(jobs), label="generating", file=sys.stderr)
-                if show_bar
-                else None
-            )
-            try:
-                for i, job in enumerate(jobs):
-                    try:
-                        setup, result = job()
-                    except KeyboardInterrupt:
-                        # Keep every finished setup: stop before the unfinished one.
-                        interrupted = True
-                        break
-                    if result is None and (solve_each or solutions):
-                        result = _solve(setup, timeout, objective)
-                    made.append((setup, result))
-                    record = _render(setup, fmt, result if solve_each else None)
-                    if fmt == "json" and batch:
-                        record = "  " + record.rstrip("\n").replace("\n", "\n  ")
-                        record = (",\n" if i > 0 else "") + record
-                    elif fmt == "text" and i > 0:
-                        record = "\n" + record
-                    write(record)
-                    if bar is not None:
-                        bar.update(1)
-            finally:
-                if bar is not None:
-                    bar.render_finish()
-            if fmt == "json" and batch:
-                write("\n]\n")
-    except SensorGhostsError as e:
-        raise click.ClickException(str(e).splitlines()[0]) from None
+    made, interrupted = _write_records(
+        jobs, out, records_nowhere, fmt, solve_each or solutions, solve_each, timeout, objective
+    )
     if pdf_path is not None and made:
-        from ..render import booklet
-
-        plans = [r.plan if r is not None else None for _, r in made] if solutions else None
-        booklet([m for m, _ in made], pdf_path, plans)
-        pages = len(made) + (sum(1 for _, r in made if r is not None and r.plan is not None) if solutions else 0)
-        said = (f"wrote {pdf_path} ({len(made)} puzzle{'s' if len(made) != 1 else ''}"
-                + (f", {pages - len(made)} solution page(s)" if solutions else "") + ")")
-        # On standard output when it carries nothing else, else beside it.
-        click.echo(said, err=not records_nowhere)
-        if solutions:
-            # Say which puzzles have no solution page, and why.
-            late = [str(i) for i, (_, r) in enumerate(made, 1) if r is None or r.status == "unknown"]
-            lost = [str(i) for i, (_, r) in enumerate(made, 1) if r is not None and r.status == "unsolvable"]
-            if late:
-                click.echo(f"{pdf_path}: no solution page for puzzle {', '.join(late)}: not solved "
-                           f"within {timeout:g} s (raise --timeout)", err=True)
-            if lost:
-                click.echo(f"{pdf_path}: no solution page for puzzle {', '.join(lost)}: it cannot be won",
-                           err=True)
+        _write_booklet(made, pdf_path, solutions, records_nowhere, timeout)
     if skipped:
         click.echo(f"--solved-only: skipped {len(skipped)} setup(s) not solved within {timeout:g} s: "
                    f"seeds {', '.join(map(str, skipped))}", err=True)

@@ -1,8 +1,9 @@
 """``sensor-ghosts render``: printable setup sheets and solution pages.
 
-Exit statuses: 0 written; 2 bad input (unreadable file, bad format, no solver,
-a solution that cannot be found). Output is written to a temporary file and
-renamed, so a failed run never leaves a partial file.
+Exit statuses: 0 written; 2 bad input (unreadable file, bad format, a setup
+the solver cannot take); 1 no solution to draw. Output is written to a
+temporary file and renamed, so a failed run never leaves a partial file. The
+command solves (``puzzles``) and the renderer draws what it is handed.
 """
 
 from __future__ import annotations
@@ -30,6 +31,14 @@ def _load(file: str):
     from .common import load_with_text
 
     return load_with_text(file)
+
+
+def _regenerable(setup) -> bool:
+    """The footer's ``regenerable`` (``puzzles.regenerable``, whose import
+    would load the solver, which a plain sheet does not need)."""
+    from ..generators import is_game_id
+
+    return is_game_id(setup.id)
 
 
 @click.command("render")
@@ -68,16 +77,17 @@ def render(file: str, fmt: str | None, solution: bool, hide: bool, out: str | No
     inst, text = _load(file)
     # An invalid table is drawn as given, with a warning; its solution is not.
     unplayable = warn_if_invalid(file, text, inst)
+    setup = inst.setup if isinstance(inst, GameState) else inst
+    regen = _regenerable(setup)
     pages = []
     if solution:
         if unplayable:
             kind = "state" if isinstance(inst, GameState) else "setup"
             raise RenderInputError(violation_line(file, text, unplayable, what=f"invalid {kind}, no solution"))
-        setup = inst.setup if isinstance(inst, GameState) else inst
+        from ..puzzles import solution_of, solve_instance
+
         try:
-            result = R.solve_setup(inst, timeout=timeout)
-        except R.SolverUnavailable as e:
-            raise RenderInputError(str(e)) from None
+            result = solve_instance(inst, timeout=timeout)
         except SensorGhostsError as e:
             raise RenderInputError(f"cannot solve: {e}") from None
         if result.status == "unsolvable":
@@ -87,12 +97,11 @@ def render(file: str, fmt: str | None, solution: bool, hide: bool, out: str | No
                 f"no solution found within {timeout:g} s (the optimum is at least {result.bound} "
                 "turns); a longer --timeout may find one"
             )
-        plan = result.plan
         if fmt == "pdf":
-            pages.append(R.setup_page(inst, hide_down=hide))
-        pages.append(R.render_solution(setup, plan))
+            pages.append(R.setup_page(inst, hide_down=hide, regenerable=regen))
+        pages.append(R.solution_page(solution_of(result), regenerable=regen))
     else:
-        pages.append(R.setup_page(inst, hide_down=hide))
+        pages.append(R.setup_page(inst, hide_down=hide, regenerable=regen))
 
     try:
         if fmt == "pdf":

@@ -14,7 +14,7 @@ from .constraints import (
     sample_cells,
 )
 from .errors import GameIdError, GenerationFailedError, NoLegalChoiceError, UnsafeDealError
-from .game_id import GameId, format_game_id, parse_game_id
+from .game_id import GameId, format_game_id, is_game_id, parse_game_id
 from .generate import (
     SetupFilter,
     derive_seed,
@@ -56,6 +56,7 @@ __all__ = [
     "min_swaps",
     "optimal_swap_plans",
     "parse_game_id",
+    "is_game_id",
     "predicate",
     "removal_cells",
     "sample_cells",

@@ -166,3 +166,15 @@ def parse_game_id(text: str) -> GameId:
         i += 1
     options = RuleOptions(players=players, difficulty=difficulty).with_flags(flags)
     return GameId(seed, options, tuple(sorted(cons)), cards)
+
+
+def is_game_id(text: str | None) -> bool:
+    """Whether ``text`` is a game ID the generator reads (``generate --id``
+    gives its setup again): what a page's footer tells the reader."""
+    if not text:
+        return False
+    try:
+        parse_game_id(text)
+    except GameIdError:
+        return False
+    return True

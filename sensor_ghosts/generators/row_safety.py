@@ -147,12 +147,8 @@ def _plans_python(safe: list[bool], k: int) -> list[SwapPlan]:
 # ----- CP-SAT backend -----------------------------------------------------------
 
 
-def _plans_cpsat(safe0: list[bool], k: int, slack: int = 1) -> list[SwapPlan]:
-    from ortools.sat.python import cp_model
-
-    horizon = k + slack
-    cells = [i for i in range(ROWS * COLS) if i not in (0, 1)]  # no start cards
-    # Candidate swaps: receiver in rows 2..7, donor in another row, column at most 1 apart.
+def _cpsat_candidates(cells: list[int]) -> list[tuple[int, int]]:
+    """Candidate swaps: receiver in rows 2..7, donor in another row, column at most 1 apart."""
     cands: list[tuple[int, int]] = []
     for a in cells:
         ra, ca = pos_of(a)
@@ -162,66 +158,83 @@ def _plans_cpsat(safe0: list[bool], k: int, slack: int = 1) -> list[SwapPlan]:
             rb, cb = pos_of(b)
             if rb != ra and abs(cb - ca) <= 1:
                 cands.append((a, b))
+    return cands
 
-    def build() -> tuple:
-        m = cp_model.CpModel()
-        # Cell variables by grid index; the start cards have none.
-        s = [{i: m.new_bool_var(f"s{t}_{i}") for i in cells} for t in range(horizon + 1)]
-        for i in cells:
-            m.add(s[0][i] == int(safe0[i]))
-        use = [m.new_bool_var(f"use{t}") for t in range(horizon)]
-        for t in range(horizon - 1):
-            m.add_implication(use[t + 1], use[t])  # used steps form a prefix
-        x = [{ab: m.new_bool_var(f"x{t}_{ab[0]}_{ab[1]}") for ab in cands} for t in range(horizon)]
-        for t in range(horizon):
-            st, sn = s[t], s[t + 1]
-            m.add(sum(x[t].values()) == use[t])
-            row_sum = {r: sum(st[index_of((r, c))] for c in range(1, COLS + 1)) for r in SAFE_ROWS}
-            touching: dict[int, list] = {i: [] for i in cells}
-            for (a, b), v in x[t].items():
-                ra, ca = pos_of(a)
-                rb, cb = pos_of(b)
-                touching[a].append(v)
-                touching[b].append(v)
-                m.add(row_sum[ra] == 0).only_enforce_if(v)  # receiver's row unsafe
-                m.add(st[b] == 1).only_enforce_if(v)  # donor shows E/B
-                if cb != ca:  # adjacent column: receiver's column has no E/B donor
-                    col = [
-                        st[index_of((r, ca))]
-                        for r in range(1, ROWS + 1)
-                        if r != ra and index_of((r, ca)) in cells
-                    ]
-                    m.add(sum(col) == 0).only_enforce_if(v)
-                m.add(sn[a] == st[b]).only_enforce_if(v)
-                m.add(sn[b] == st[a]).only_enforce_if(v)
-            for i in cells:
-                moved = touching[i]
-                if moved:
-                    keep = m.new_bool_var(f"keep{t}_{i}")
-                    m.add(sum(moved) == 0).only_enforce_if(keep)
-                    m.add(sum(moved) >= 1).only_enforce_if(keep.Not())
-                    m.add(sn[i] == st[i]).only_enforce_if(keep)
-                else:
-                    m.add(sn[i] == st[i])
-        for r in SAFE_ROWS:
-            m.add(sum(s[horizon][index_of((r, c))] for c in range(1, COLS + 1)) >= 1)
-        return m, x, use
 
-    def solver() -> cp_model.CpSolver:
-        sv = cp_model.CpSolver()
-        sv.parameters.num_workers = 1
-        sv.parameters.random_seed = CP_SAT_SEED
-        return sv
+def _cpsat_step(m, t: int, cells: list[int], st: dict, sn: dict, xt: dict, used) -> None:
+    """Step ``t``, cells ``st`` -> ``sn``: one legal swap from ``xt`` if ``used``, else none."""
+    m.add(sum(xt.values()) == used)
+    row_sum = {r: sum(st[index_of((r, c))] for c in range(1, COLS + 1)) for r in SAFE_ROWS}
+    touching: dict[int, list] = {i: [] for i in cells}
+    for (a, b), v in xt.items():
+        ra, ca = pos_of(a)
+        rb, cb = pos_of(b)
+        touching[a].append(v)
+        touching[b].append(v)
+        m.add(row_sum[ra] == 0).only_enforce_if(v)  # receiver's row unsafe
+        m.add(st[b] == 1).only_enforce_if(v)  # donor shows E/B
+        if cb != ca:  # adjacent column: receiver's column has no E/B donor
+            col = [
+                st[index_of((r, ca))]
+                for r in range(1, ROWS + 1)
+                if r != ra and index_of((r, ca)) in cells
+            ]
+            m.add(sum(col) == 0).only_enforce_if(v)
+        m.add(sn[a] == st[b]).only_enforce_if(v)
+        m.add(sn[b] == st[a]).only_enforce_if(v)
+    for i in cells:
+        moved = touching[i]
+        if moved:
+            keep = m.new_bool_var(f"keep{t}_{i}")
+            m.add(sum(moved) == 0).only_enforce_if(keep)
+            m.add(sum(moved) >= 1).only_enforce_if(keep.Not())
+            m.add(sn[i] == st[i]).only_enforce_if(keep)
+        else:
+            m.add(sn[i] == st[i])
 
-    model, x, use = build()
+
+def _cpsat_model(cp_model, safe0: list[bool], cells: list[int], cands: list[tuple[int, int]],
+                 horizon: int) -> tuple:
+    """The model of up to ``horizon`` swaps that leave every row 2..7 safe."""
+    m = cp_model.CpModel()
+    # Cell variables by grid index; the start cards have none.
+    s = [{i: m.new_bool_var(f"s{t}_{i}") for i in cells} for t in range(horizon + 1)]
+    for i in cells:
+        m.add(s[0][i] == int(safe0[i]))
+    use = [m.new_bool_var(f"use{t}") for t in range(horizon)]
+    for t in range(horizon - 1):
+        m.add_implication(use[t + 1], use[t])  # used steps form a prefix
+    x = [{ab: m.new_bool_var(f"x{t}_{ab[0]}_{ab[1]}") for ab in cands} for t in range(horizon)]
+    for t in range(horizon):
+        _cpsat_step(m, t, cells, s[t], s[t + 1], x[t], use[t])
+    for r in SAFE_ROWS:
+        m.add(sum(s[horizon][index_of((r, c))] for c in range(1, COLS + 1)) >= 1)
+    return m, x, use
+
+
+def _cpsat_solver(cp_model):
+    sv = cp_model.CpSolver()
+    sv.parameters.num_workers = 1
+    sv.parameters.random_seed = CP_SAT_SEED
+    return sv
+
+
+def _plans_cpsat(safe0: list[bool], k: int, slack: int = 1) -> list[SwapPlan]:
+    from ortools.sat.python import cp_model
+
+    horizon = k + slack
+    cells = [i for i in range(ROWS * COLS) if i not in (0, 1)]  # no start cards
+    cands = _cpsat_candidates(cells)
+
+    model, x, use = _cpsat_model(cp_model, safe0, cells, cands, horizon)
     model.minimize(sum(use))
-    sv = solver()
+    sv = _cpsat_solver(cp_model)
     status = sv.solve(model)
     if status != cp_model.OPTIMAL:
         raise RuntimeError(f"CP-SAT row-safety model: {sv.status_name(status)}")
     best = round(sv.objective_value)
 
-    model, x, use = build()
+    model, x, use = _cpsat_model(cp_model, safe0, cells, cands, horizon)
     model.add(sum(use) == best)
     found: set[SwapPlan] = set()
 
@@ -234,7 +247,7 @@ def _plans_cpsat(safe0: list[bool], k: int, slack: int = 1) -> list[SwapPlan]:
                         plan.append(Swap(pos_of(a), pos_of(b)))
             found.add(tuple(sorted(plan)))
 
-    sv = solver()
+    sv = _cpsat_solver(cp_model)
     sv.parameters.enumerate_all_solutions = True
     sv.solve(model, Collect())
     return sorted(found)

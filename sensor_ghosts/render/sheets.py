@@ -7,10 +7,10 @@ the left; the dock [D1] left of (1,1), Earth right of (7,5).
 from __future__ import annotations
 
 from collections import defaultdict
+from collections.abc import Sequence
 from dataclasses import dataclass, field
 
 from ..rules.cards import SectorType, Side
-from ..rules.engine import apply_turn
 from ..rules.geometry import COLS, DOCK, EARTH, ROWS, Direction, Pos, format_pos
 from ..rules.log import Entered, Flew, Flipped, Shifted
 from ..rules.setup import Gap, Grid, Setup, Slot
@@ -163,23 +163,21 @@ def footer_text(setup: Setup) -> str:
     )
 
 
-def _regenerate_hint(setup: Setup) -> str:
-    if setup.id:
-        try:
-            from ..generators import parse_game_id
-
-            parse_game_id(setup.id)
-            return f"Regenerate: sensor-ghosts generate --id '{setup.id}'."
-        except Exception:  # not a generator's game ID (or no generator)
-            pass
+def _regenerate_hint(setup: Setup, regenerable: bool) -> str:
+    # Whether the id is a game ID is the generator's to say: the caller asks it.
+    if regenerable and setup.id:
+        return f"Regenerate: sensor-ghosts generate --id '{setup.id}'."
     return "Keep this setup's file to redraw it (sensor-ghosts render FILE)."
 
 
-def draw_footer(page: Page, setup: Setup, y: float) -> None:
+def draw_footer(page: Page, setup: Setup, y: float, regenerable: bool = False) -> None:
+    """The setup's id, options and card sets; how to get the setup again
+    (``regenerable``: its id is a generator's game ID)."""
+    hint = _regenerate_hint(setup, regenerable)
     page.add(Group("footer", [
         Line(12, y - 4, page.width - 12, y - 4, Style(stroke=GREY, width=0.2)),
         Text(page.width / 2, y, footer_text(setup), 2.6, color=INK),
-        Text(page.width / 2, y + 4, _regenerate_hint(setup) + "  Rules as modelled in RULES.md.", 2.2, color=GREY),
+        Text(page.width / 2, y + 4, hint + "  Rules as modelled in RULES.md.", 2.2, color=GREY),
     ]))
 
 
@@ -266,10 +264,13 @@ def setup_page(
     hide_down: bool = False,
     hide_samples: bool | None = None,
     title: str | None = None,
+    regenerable: bool = False,
 ) -> Page:
     """The setup sheet (A4 portrait). With ``hide_down`` it is a puzzle to play:
     only the face-up sides (and front/back rings) show, samples face down unless
-    ``hide_samples`` is False. A :class:`GameState` also draws the ship and pod."""
+    ``hide_samples`` is False. A :class:`GameState` also draws the ship and pod.
+    ``regenerable``: the setup's id is a generator's game ID, and the footer
+    says how to regenerate it (else: keep the file)."""
     state = setup_or_state if isinstance(setup_or_state, GameState) else None
     setup = state.setup if state is not None else setup_or_state
     assert isinstance(setup, Setup)
@@ -298,7 +299,7 @@ def setup_page(
         page.add(g)
     y = draw_legend(page, 16, box.bottom + 14, hide_down=hide_down, col_w=62)
     _notes_box(page, 16, y + 2, W - 32, H - 18 - (y + 2))
-    draw_footer(page, setup, H - 10)
+    draw_footer(page, setup, H - 10, regenerable)
     return page
 
 
@@ -320,9 +321,23 @@ def _notes_box(page: Page, x: float, y: float, w: float, h: float) -> None:
 # ----------------------------------------------------------------------------
 
 
+@dataclass(frozen=True)
+class Solution:
+    """What a solution page draws: ``turns``, the states around them (the
+    start, then the state after each turn) and each turn's log as the rules
+    engine told it (``apply_turn(..., log=[])``); ``note`` says what the plan
+    is optimal for. The page draws these as given: it neither solves nor
+    replays (``sensor_ghosts.puzzles.solution_of`` makes one from a plan)."""
+
+    states: Sequence[GameState]
+    turns: Sequence[Turn]
+    logs: Sequence[Sequence[object]]
+    note: str = ""
+
+
 @dataclass
 class TurnEvents:
-    """What one turn did, worked out from the turn and the states around it."""
+    """What one turn did, read from the engine's log of it."""
 
     number: int
     turn: Turn
@@ -341,18 +356,19 @@ class TurnEvents:
         return sum(1 for t in self.entered if t is SectorType.BOOST)
 
 
-def turn_events(states: list[GameState], turns: list[Turn]) -> list[TurnEvents]:
+def turn_events(states: Sequence[GameState], turns: Sequence[Turn],
+                logs: Sequence[Sequence[object]]) -> list[TurnEvents]:
     """Per turn: the ship's path, boosts, shifts and chosen flips, as the rules
-    engine tells them (``apply_turn``'s log). ``states`` holds the state before
-    each turn and the one after the last (len(turns) + 1)."""
+    engine told them in ``logs`` (one list per turn, as ``apply_turn(...,
+    log=...)`` fills it). ``states`` holds the state before each turn and the
+    one after the last (len(turns) + 1)."""
     if len(states) != len(turns) + 1:
         raise ValueError(f"need {len(turns) + 1} states for {len(turns)} turns, got {len(states)}")
+    if len(logs) != len(turns):
+        raise ValueError(f"need one log per turn: {len(turns)} turns, {len(logs)} logs")
     out: list[TurnEvents] = []
-    for i, turn in enumerate(turns):
-        before, after = states[i], states[i + 1]
-        ev = TurnEvents(i + 1, turn, before, after)
-        log: list = []
-        apply_turn(before, turn, log=log)
+    for i, (turn, log) in enumerate(zip(turns, logs, strict=True)):
+        ev = TurnEvents(i + 1, turn, states[i], states[i + 1])
         for e in log:
             if isinstance(e, Flew):
                 ev.direction = e.direction
@@ -420,12 +436,13 @@ def _ranges(nums: list[int]) -> str:
     return ",".join(f"{n}x{counts[n]}" if counts[n] > 1 else str(n) for n in uniq)
 
 
-def solution_page(states: list[GameState], turns: list[Turn], *, title: str | None = None,
-                  hide_down: bool = False, note: str = "") -> Page:
+def solution_page(solution: Solution, *, title: str | None = None, hide_down: bool = False,
+                  regenerable: bool = False) -> Page:
     """The solution page (A4 landscape): the opening grid with the flight path,
     turn numbers, boosts, chosen flips and row shifts over it, and the plan as a
-    table beside it."""
-    events = turn_events(states, turns)
+    table beside it. ``regenerable`` as for :func:`setup_page`."""
+    states, turns, note = solution.states, solution.turns, solution.note
+    events = turn_events(states, turns, solution.logs)
     first = states[0]
     setup = first.setup
     W, H = A4_LANDSCAPE
@@ -447,7 +464,25 @@ def solution_page(states: list[GameState], turns: list[Turn], *, title: str | No
     page.meta["events"] = events
     draw_grid(page, first.grid, box, hide_down=hide_down, hide_samples=hide_down)
 
-    # flight path
+    _draw_flight(page, box, first, events)
+    # the plan as a table, and the key under the grid (wide when the table is short)
+    table_x = box.x0 + 5 * s + s + s * 0.95 + 4
+    table_end = _plan_table(page, events, final, table_x, 25, W - 10 - table_x, H - 22 - 25)
+    legend_y = box.bottom + 9
+    if table_end < legend_y - 3:
+        draw_legend(page, 12, legend_y, hide_down=hide_down, col_w=66, solution=True, ncols=4,
+                    row_h=6.4, text_size=2.6)
+    else:
+        draw_legend(page, 12, legend_y, hide_down=hide_down, col_w=38, solution=True, ncols=4,
+                    row_h=6.4, text_size=2.1)
+    draw_footer(page, setup, H - 6, regenerable)
+    return page
+
+
+def _draw_flight(page: Page, box: GridBox, first: GameState, events: list[TurnEvents]) -> None:
+    """The flight path from the first state's ship, and the marks over the grid: turn
+    numbers where turns end, boosts, chosen flips and row shifts."""
+    s = box.s
     path_g = Group("path")
     pts: list[tuple[float, float]] = [box.center(first.ship)]
     for ev in events:
@@ -490,18 +525,6 @@ def solution_page(states: list[GameState], turns: list[Turn], *, title: str | No
     sx, sy = box.center(first.ship)
     marks.add(*icons.ship_glyph(sx + s * 0.3, sy - s * 0.28, s * 0.12))
     page.add(path_g, marks)
-    # the plan as a table, and the key under the grid (wide when the table is short)
-    table_x = box.x0 + 5 * s + s + s * 0.95 + 4
-    table_end = _plan_table(page, events, final, table_x, 25, W - 10 - table_x, H - 22 - 25)
-    legend_y = box.bottom + 9
-    if table_end < legend_y - 3:
-        draw_legend(page, 12, legend_y, hide_down=hide_down, col_w=66, solution=True, ncols=4,
-                    row_h=6.4, text_size=2.6)
-    else:
-        draw_legend(page, 12, legend_y, hide_down=hide_down, col_w=38, solution=True, ncols=4,
-                    row_h=6.4, text_size=2.1)
-    draw_footer(page, setup, H - 6)
-    return page
 
 
 def _plan_table(page: Page, events: list[TurnEvents], final: GameState, x: float, y: float, w: float, h: float) -> float:

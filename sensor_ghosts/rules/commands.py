@@ -200,6 +200,64 @@ def legal_commands(
                         yield Command(cards, action, arrow, pod)
 
 
+def _holder_problem(state: GameState, cmd: Command, n_cards: int) -> str | None:
+    """Why a card of ``cmd`` is not its player's to play (None when all are)."""
+    multi = state.options.players > 1
+    for pc in cmd.cards:
+        if pc.player == DECK_PLAYER:
+            if state.options.players != 2 or n_cards != 3:
+                return "the deck's card stands in only for the third card of a two-player wild [D18]"
+            _, top = deck_top(state)
+            if top is None:
+                return "no card can be drawn for the two-player wild [D18]"
+            if top != pc.card:
+                return f"the deck's top card is not {pc.card}"
+        else:
+            holder = _holder(state, pc.card)
+            if holder is None or holder != pc.player:
+                return f"card {pc.card} is not in player {pc.player + 1}'s hand"
+            if not multi and holder != state.active:
+                return f"card {pc.card} is not in the hand"
+    return None
+
+
+def _combination(
+    state: GameState, ids: list[str], kinds: list, players: list[int]
+) -> tuple[str, str | None]:
+    """How the cards combine (SINGLE, PAIR or TRIPLE) and why they cannot (None if they can)."""
+    wild_id = state.setup.command_cards.wild.id
+    if len(ids) == 2:
+        if any(k is not CommandKind.FLY for k in kinds):
+            return PAIR, "two cards together must both be Fly cards"
+        return PAIR, None
+    if len(ids) == 3:
+        if wild_id in ids:
+            return TRIPLE, "the Wild is never part of a three-card wild [D24]"
+        if wild_id in state.hands[state.active]:
+            return TRIPLE, "a player holding the Wild cannot play three cards as a wild [D24]"
+        if state.options.players == 2 and DECK_PLAYER not in players:
+            return TRIPLE, "in a two-player game the third card of a wild is the deck's top card [D18]"
+        if state.options.players > 2 and DECK_PLAYER in players:
+            return TRIPLE, "with three or more players the wild takes one card from each of three players"
+        return TRIPLE, None
+    return SINGLE, None
+
+
+def _refusal(state: GameState, cmd: Command, how: str, kinds: list, ids: list[str]) -> str:
+    """Why the cards cannot be played for the command's action."""
+    if how == SINGLE and kinds[0] is CommandKind.FLY and cmd.action.direction is not None:
+        if cmd.action.kind in (ActionKind.FLY, ActionKind.PEEK):
+            return (
+                f"the heading is {state.heading.name.lower()}: one Fly card must follow it; "  # type: ignore[union-attr]
+                "turn with two Fly cards or a wild [D11]"
+            )
+    if cmd.action.kind is ActionKind.SHIFT and cmd.action.row not in shiftable_rows(state):
+        return f"row {cmd.action.row} cannot be shifted (the ship's row, [D14])"
+    if cmd.action.kind is ActionKind.FLIP:
+        return f"{cmd.action.target} is not a card that may be flipped now ([D4], [D23])"
+    return f"{'+'.join(ids)} cannot be played for '{cmd.action}'"
+
+
 def command_problem(
     state: GameState,
     cmd: Command,
@@ -218,25 +276,11 @@ def command_problem(
         return "a card is listed twice"
     if len(ids) > 3:
         return "at most three cards make one command"
-    wild_id = state.setup.command_cards.wild.id
     multi = state.options.players > 1
-    players = []
-    for pc in cmd.cards:
-        if pc.player == DECK_PLAYER:
-            if state.options.players != 2 or len(ids) != 3:
-                return "the deck's card stands in only for the third card of a two-player wild [D18]"
-            _, top = deck_top(state)
-            if top is None:
-                return "no card can be drawn for the two-player wild [D18]"
-            if top != pc.card:
-                return f"the deck's top card is not {pc.card}"
-        else:
-            holder = _holder(state, pc.card)
-            if holder is None or holder != pc.player:
-                return f"card {pc.card} is not in player {pc.player + 1}'s hand"
-            if not multi and holder != me:
-                return f"card {pc.card} is not in the hand"
-        players.append(pc.player)
+    problem = _holder_problem(state, cmd, len(ids))
+    if problem is not None:
+        return problem
+    players = [pc.player for pc in cmd.cards]
     if me not in players:
         return "the active player must play one of the cards"
     again = sorted(p + 1 for p in set(players) & played)
@@ -248,35 +292,12 @@ def command_problem(
     if multi and len(set(players)) != len(players):
         return "in a multi-player game each player plays at most one card (§9)"
     kinds = [state.kind(c) for c in ids]
-    if len(ids) == 2:
-        if any(k is not CommandKind.FLY for k in kinds):
-            return "two cards together must both be Fly cards"
-        how = PAIR
-    elif len(ids) == 3:
-        if wild_id in ids:
-            return "the Wild is never part of a three-card wild [D24]"
-        if wild_id in state.hands[me]:
-            return "a player holding the Wild cannot play three cards as a wild [D24]"
-        if state.options.players == 2 and DECK_PLAYER not in players:
-            return "in a two-player game the third card of a wild is the deck's top card [D18]"
-        if state.options.players > 2 and DECK_PLAYER in players:
-            return "with three or more players the wild takes one card from each of three players"
-        how = TRIPLE
-    else:
-        how = SINGLE
+    how, problem = _combination(state, ids, kinds, players)
+    if problem is not None:
+        return problem
     play = Play(cmd.cards, how)
     if not action_allowed(state, play, cmd.action, flipped):
-        if how == SINGLE and kinds[0] is CommandKind.FLY and cmd.action.direction is not None:
-            if cmd.action.kind in (ActionKind.FLY, ActionKind.PEEK):
-                return (
-                    f"the heading is {state.heading.name.lower()}: one Fly card must follow it; "  # type: ignore[union-attr]
-                    "turn with two Fly cards or a wild [D11]"
-                )
-        if cmd.action.kind is ActionKind.SHIFT and cmd.action.row not in shiftable_rows(state):
-            return f"row {cmd.action.row} cannot be shifted (the ship's row, [D14])"
-        if cmd.action.kind is ActionKind.FLIP:
-            return f"{cmd.action.target} is not a card that may be flipped now ([D4], [D23])"
-        return f"{'+'.join(ids)} cannot be played for '{cmd.action}'"
+        return _refusal(state, cmd, how, kinds, ids)
     if cmd.arrow not in arrow_choices(state, cmd.top.card, cmd.action):
         return "the top card's arrow must be given for a Fly card on top of a directionless action, and match the action's direction otherwise [D11]"
     if cmd.pod_direction not in pod_choices(state, cmd.top.card, pod_moves):

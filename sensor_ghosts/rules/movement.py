@@ -6,7 +6,7 @@ from __future__ import annotations
 from .cards import SectorType
 from .geometry import EARTH, Direction, Pos, on_grid
 from .log import Entered, Flew, SampleLost, SampleTaken
-from .setup import Gap, Slot, cell_at, replace_cell
+from .setup import Gap, Grid, Slot, cell_at, replace_cell
 from .state import GameState, Outcome, Status
 
 
@@ -42,6 +42,19 @@ def _nearest_sample_to_earth(state: GameState) -> Pos | None:
                 if best is None or key < best[0]:
                     best = (key, (r, c))
     return best[1] if best else None
+
+
+def _lose_unseen_sample(state: GameState, log: list | None) -> tuple[Grid, bool]:
+    """§11 low memory, no virus held: the face-down token nearest Earth is lost
+    instead. Returns the grid and whether a token was there to lose."""
+    gone = _nearest_sample_to_earth(state)
+    if gone is None:
+        return state.grid, False
+    g = cell_at(state.grid, gone)
+    assert isinstance(g, Slot)
+    if log is not None:
+        log.append(SampleLost(gone))
+    return replace_cell(state.grid, gone, Slot(g.card, g.up, None)), True
 
 
 def fly(state: GameState, d: Direction, log: list | None = None) -> GameState:
@@ -104,14 +117,9 @@ def fly(state: GameState, d: Direction, log: list | None = None) -> GameState:
             if held:
                 held -= 1
             else:
-                gone = _nearest_sample_to_earth(now())
-                if gone is not None:
-                    g = cell_at(grid, gone)
-                    assert isinstance(g, Slot)
-                    grid = replace_cell(grid, gone, Slot(g.card, g.up, None))
+                grid, lost_one = _lose_unseen_sample(now(), log)
+                if lost_one:
                     unseen += 1
-                    if log is not None:
-                        log.append(SampleLost(gone))
                     slot = cell_at(grid, nxt)  # type: ignore[assignment]
         # [D13] After surviving a card, take its sample (boosts included).
         if slot.sample is not None:

@@ -369,11 +369,9 @@ def pair_problem(obs: Observation) -> tuple[list[Pos], PairProblem]:
     return positions, PairProblem(cons, obs.sector_cards.pair_counts())
 
 
-def consistency_problems(obs: Observation) -> list[str]:
-    """Every reason why no real game could show ``obs`` (empty if it is consistent)."""
-    o = obs.options
-    out: list[str] = []
-    # --- cards ------------------------------------------------------------
+def _sector_card_problems(obs: Observation, out: list[str]) -> None:
+    """The start cards, and the sector cards against the card set (an earlier problem
+    in ``out`` skips the costly layout count)."""
     starts = [
         (r, c)
         for r in range(1, ROWS + 1)
@@ -411,7 +409,11 @@ def consistency_problems(obs: Observation) -> list[str]:
             f"the grid holds {len(positions)} sector cards and gaps; the card set has "
             f"{sum(pairs.values())}"
         )
-    # --- ship, pod, shields -----------------------------------------------
+
+
+def _token_problems(obs: Observation, out: list[str]) -> None:
+    """The shields, the ship and the pod."""
+    o = obs.options
     if not 0 <= obs.shields <= 2:
         out.append(f"shields are 0 to 2, not {obs.shields} [D9]")
     for what, pos in (("ship", obs.ship), ("escape pod", obs.pod)):
@@ -427,7 +429,10 @@ def consistency_problems(obs: Observation) -> list[str]:
         out.append("the escape-pod variant is on but no pod position is given")
     if not o.escape_pod and obs.pod is not None:
         out.append("a pod position is given without the escape-pod variant")
-    # --- samples ----------------------------------------------------------
+
+
+def _sample_problems(obs: Observation, out: list[str]) -> None:
+    """The sample tokens: held, found, lost and face down add up."""
     face_down = len(obs.face_down_samples())
     for what, n in (
         ("held", obs.held),
@@ -455,6 +460,14 @@ def consistency_problems(obs: Observation) -> list[str]:
             f"{face_down} face-down sample(s) + {obs.unseen_lost} lost unseen do not match the "
             f"{virus_hidden} virus and {TOTAL_ROCK - obs.rocks_found} rock token(s) unaccounted for"
         )
+
+
+def consistency_problems(obs: Observation) -> list[str]:
+    """Every reason why no real game could show ``obs`` (empty if it is consistent)."""
+    out: list[str] = []
+    _sector_card_problems(obs, out)
+    _token_problems(obs, out)
+    _sample_problems(obs, out)
     # --- command cards ----------------------------------------------------
     out += _card_problems(obs)
     return out

@@ -6,7 +6,7 @@ option here, never a silent change.
 
 from __future__ import annotations
 
-from dataclasses import dataclass, fields, replace
+from dataclasses import dataclass, replace
 from enum import Enum
 from typing import Any
 
@@ -96,6 +96,3 @@ class RuleOptions:
             changes[FLAG_NAMES[key]] = True
         return replace(self, **changes)
 
-
-def option_field_names() -> list[str]:
-    return [f.name for f in fields(RuleOptions)]

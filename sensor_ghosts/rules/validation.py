@@ -337,22 +337,9 @@ def _token_pos(pos: Pos, grid: Grid, what: str, lost: bool, out: list[Violation]
         out.append(Violation(what, f"the {what} cannot stand on a gap", pos))
 
 
-def validate_state(state: GameState) -> list[Violation]:
-    """Every invariant of a mid-game state the state breaks (empty when valid)."""
-    out: list[Violation] = []
-    setup = state.setup
-    o = setup.options
-    grid = state.grid
-    lost = state.outcome.status is Status.LOST
-
-    # Sector cards are conserved; cards move only within their row ([D16]), so the
-    # start cards stay in row 1, wherever a Deep Scan shifted them.
-    _check_sector_cards(grid, setup.sector_cards, out)
-    for pos in _check_start_identity(grid, out):
-        if pos[0] != 1:
-            out.append(Violation("D16", "start cards stay in row 1", pos))
-
-    # Hands: one per player, within the hand limit.
+def _check_hands(state: GameState, out: list[Violation]) -> None:
+    """One hand per player, each within the hand limit."""
+    o = state.setup.options
     if len(state.hands) != o.players:
         out.append(
             Violation("hands", f"{len(state.hands)} hands for {o.players} player(s)", key="hands")
@@ -367,6 +354,10 @@ def validate_state(state: GameState) -> list[Violation]:
                 )
             )
 
+
+def _check_command_cards(state: GameState, out: list[Violation]) -> None:
+    """Command cards are conserved and ranked ([D6])."""
+    setup = state.setup
     # Command cards are conserved: hands + deck + discard (+ the Wild aside during
     # the first pass, [D6]) are the game's cards, each once.
     _, game = _game_ids(setup)
@@ -393,6 +384,10 @@ def validate_state(state: GameState) -> list[Violation]:
         )
     _check_ranking(state.ranking, game, out)
 
+
+def _check_turn_order(state: GameState, out: list[Violation]) -> None:
+    """The active player and the turn number are in range."""
+    o = state.setup.options
     if not 0 <= state.active < o.players:
         out.append(
             Violation("active", f"active player {state.active + 1} of {o.players}", key="active")
@@ -402,7 +397,10 @@ def validate_state(state: GameState) -> list[Violation]:
             Violation("turn", f"turn {state.turn}: turns count from 1 (to {MAX_TURN})", key="turn")
         )
 
-    # [D11] Only a Fly card has an orientation on the discard pile.
+
+def _check_discard_arrows(state: GameState, out: list[Violation]) -> None:
+    """[D11] Only a Fly card has an orientation on the discard pile."""
+    setup = state.setup
     for e in state.discard:
         if e.arrow is None:
             continue
@@ -417,6 +415,11 @@ def validate_state(state: GameState) -> list[Violation]:
                 )
             )
 
+
+def _check_samples(state: GameState, out: list[Violation]) -> None:
+    """[D9] shields and the sample tokens, wherever they are."""
+    o = state.setup.options
+    grid = state.grid
     # [D9] shields; samples: held + on board within the 3 virus / 2 rock tokens.
     if not 0 <= state.shields <= MAX_SHIELDS:
         out.append(
@@ -478,7 +481,12 @@ def validate_state(state: GameState) -> list[Violation]:
         )
     _check_sample_ids(samples, out)
 
-    # The ship and the pod.
+
+def _check_tokens(state: GameState, out: list[Violation]) -> None:
+    """The ship and the pod."""
+    o = state.setup.options
+    grid = state.grid
+    lost = state.outcome.status is Status.LOST
     _token_pos(state.ship, grid, "ship", lost, out)
     if state.ship == EARTH and not o.escape_pod and state.outcome.status is Status.ONGOING:
         out.append(
@@ -490,6 +498,27 @@ def validate_state(state: GameState) -> list[Violation]:
         out.append(Violation("pod", "a pod is on the board without the escape-pod option"))
     elif state.pod is not None:
         _token_pos(state.pod, grid, "pod", lost, out)
+
+
+def validate_state(state: GameState) -> list[Violation]:
+    """Every invariant of a mid-game state the state breaks (empty when valid)."""
+    out: list[Violation] = []
+    setup = state.setup
+    grid = state.grid
+
+    # Sector cards are conserved; cards move only within their row ([D16]), so the
+    # start cards stay in row 1, wherever a Deep Scan shifted them.
+    _check_sector_cards(grid, setup.sector_cards, out)
+    for pos in _check_start_identity(grid, out):
+        if pos[0] != 1:
+            out.append(Violation("D16", "start cards stay in row 1", pos))
+
+    _check_hands(state, out)
+    _check_command_cards(state, out)
+    _check_turn_order(state, out)
+    _check_discard_arrows(state, out)
+    _check_samples(state, out)
+    _check_tokens(state, out)
 
     # What the players have seen is a card on the grid.
     on_slots = {cell.card.id for _, cell in _grid_cards(grid) if isinstance(cell, Slot)}

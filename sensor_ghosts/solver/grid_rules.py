@@ -86,12 +86,6 @@ class GridRules:
     def face(self, r: int, j: int, parity: int) -> SectorType:
         return self.sides[r][j][parity]
 
-    def col_to_idx(self, rot: list | tuple, r: int, c: int) -> int:
-        return (c - 1 + rot[r]) % 5
-
-    def idx_to_col(self, rot: list | tuple, r: int, j: int) -> int:
-        return (j - rot[r]) % 5 + 1
-
     def split_by(self, b: Branch, r: int, j: int, pred) -> list[tuple[Branch, SectorType]]:
         """Split ``b`` by the face of card j of row r: one branch per distinct value
         of ``pred(face)`` (lazy flips, see the module docstring)."""

@@ -203,7 +203,6 @@ class Model(GridRules, CardRules):
             self.tok_kind = [t[0] for t in types]
             self.tok_value = [t[1] for t in types]
             self.wild_tok = self.tok_of_card[wild]
-            self.cards_of_tok = [[c for c in self.card_ids if self.tok_of_card[c] == t] for t in range(len(types))]
         # What a command paid with a card can do depends on its class alone
         # (its kind, and its value with the pod: ``play_commands``).
         self.tok_classes = [(k, v if self.pod_variant else 0) for k, v in zip(self.tok_kind, self.tok_value, strict=True)]

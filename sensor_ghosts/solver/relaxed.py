@@ -140,6 +140,8 @@ The search runs compiled (``relaxed_kernel``, Numba). It can be stopped at a
 
 from __future__ import annotations
 
+import time
+
 import numpy as np
 
 from ..rules.cards import SectorType
@@ -363,6 +365,14 @@ class RelaxedBound:
     def _search(self, ship, rot0, masks, held, shields, vir, credits: int = 0, cap: int = INF,
                 decide: bool = False, scan_first: bool = False) -> int:
         """One search of the relaxed game (``relaxed_kernel.search``)."""
+        if self.deadline is not None and time.perf_counter() > self.deadline:
+            # The kernel reads the clock only every 8192 pops (tens of
+            # milliseconds on a wide grid): called once per root or per node
+            # after the deadline, it would run on for minutes (issue 33: 423
+            # roots in open mode took 19 s past a 0.05 s limit). 0 is a
+            # valid "at least" (not cached as exact: ``turns``).
+            self._timed_out = True
+            return 0
         self._make_room()
         value, timed_out, self._learned, self._last_first, self._ways = kernel.search(
             kernel.cell_index(ship),

@@ -53,7 +53,8 @@ def test_hint_bot_plays_a_game_within_its_budget():
     compiled.load_for(initial_state(setup, setup.deal))  # a first load is no decision's time
     r = play_game("hint", 5, budget=0.1)
     assert r.reason.startswith(("won", "lost"))
-    assert max(r.decision_seconds) < 0.1 * 1.1 + 0.2 + 0.2  # two questions, one decision
+    # CPU time: the budget is for one core, and the suite may share a loaded machine.
+    assert max(r.decision_cpu_seconds) < 0.1 * 1.1 + 0.2 + 0.2  # two questions, one decision
     assert len(r.predictions) == len(r.decision_seconds)
     assert all(0.0 <= p <= 1.0 for p in r.predictions)
 

@@ -20,16 +20,16 @@ def _run(args):
 def test_solve_adds_comment_lines_and_keeps_the_setup():
     r = _run(["generate", "--seed", "5", "--solve", "--timeout", "0.3"])
     assert r.exit_code == 0, r.output
-    comments = [ln for ln in r.output.splitlines() if ln.startswith("# solve (deal mode): ")]
+    comments = [ln for ln in r.stdout.splitlines() if ln.startswith("# solve (deal mode): ")]
     assert len(comments) == 1
     assert comments[0].split(": ", 1)[1].split()[0] in ("solved", "unsolvable", "unknown")
-    assert load_text(r.output) == generate_setup(5)
+    assert load_text(r.stdout) == generate_setup(5)
 
 
 def test_solve_json_carries_a_solution_object():
     r = _run(["generate", "--seed", "5", "--solve", "--timeout", "0.3", "--format", "json"])
     assert r.exit_code == 0, r.output
-    obj = json.loads(r.output)
+    obj = json.loads(r.stdout)
     assert obj["solution"]["status"] in ("solved", "unsolvable", "unknown")
     assert obj["solution"]["mode"] == "deal"
     if obj["solution"]["status"] == "unknown":
@@ -83,9 +83,9 @@ def test_solved_only_draws_further_seeds_for_setups_not_solved_in_time(tmp_path)
     r = _run(["generate", "--seed", "653", "--count", "2", "--solve", "--solved-only", "--objective",
               "turns-only", "--timeout", "1", "--pdf", str(pdf), "--solutions"])
     assert r.exit_code == 0, r.output
-    ids = [ln.split()[-1] for ln in r.output.splitlines() if ln.startswith("id:")]
+    ids = [ln.split()[-1] for ln in r.stdout.splitlines() if ln.startswith("id:")]
     assert ids == ["1p-standard#653", "1p-standard#655"]
-    heads = [ln for ln in r.output.splitlines() if ln.startswith("# solve (deal mode): ")]
+    heads = [ln for ln in r.stdout.splitlines() if ln.startswith("# solve (deal mode): ")]
     assert len(heads) == 2 and all("solved in" in h and "fewest turns" in h for h in heads)
     assert "--solved-only: skipped" in r.stderr and "654" in r.stderr
     assert len(PdfReader(str(pdf)).pages) == 4  # two puzzles, two solutions

@@ -13,12 +13,13 @@ import pytest
 sys.path.insert(0, str(Path(__file__).parent))
 from demo import boost_plan, boost_setup  # noqa: E402
 
+from sensor_ghosts.puzzles import render_solution, solution_line, solution_of  # noqa: E402
 from sensor_ghosts.render import (  # noqa: E402
+    Solution,
     booklet,
-    render_solution,
-    render_solution_states,
     setup_page,
     setup_svg,
+    solution_page,
     solution_svg,
     turn_events,
     write_pdf,
@@ -27,6 +28,7 @@ from sensor_ghosts.render import (  # noqa: E402
 )
 from sensor_ghosts.render.icons import FILL, START_FILL  # noqa: E402
 from sensor_ghosts.rules.cards import SectorType, Side  # noqa: E402
+from sensor_ghosts.rules.engine import apply_turn  # noqa: E402
 from sensor_ghosts.rules.setup import Slot, replace_cell  # noqa: E402
 from sensor_ghosts.rules.state import initial_state  # noqa: E402
 
@@ -47,6 +49,10 @@ def _cells(root: ET.Element) -> dict[str, ET.Element]:
 
 def _texts(el: ET.Element) -> list[str]:
     return [t.text or "" for t in el.iter(SVG + "text")]
+
+
+def _boost_solution(note: str = "") -> Solution:
+    return solution_line(initial_state(boost_setup()), boost_plan(), note=note)
 
 
 # ----------------------------------------------------------------------------
@@ -121,13 +127,10 @@ def test_state_sheet_draws_ship():
 # ----------------------------------------------------------------------------
 
 
-def test_turn_events_from_replay():
-    from sensor_ghosts.render import replay
-
-    s, plan = boost_setup(), boost_plan()
-    states = replay(s, plan)
-    assert states[-1].outcome.status.value == "won"
-    ev = turn_events(states, plan)
+def test_turn_events_from_the_engines_log():
+    sol = _boost_solution()
+    assert sol.states[-1].outcome.status.value == "won"
+    ev = turn_events(sol.states, sol.turns, sol.logs)
     assert ev[0].path == [(1, 1)] and ev[0].boosts == 0
     assert ev[0].shifts == [2] and ev[0].flips == [(3, 2), (3, 4)]
     assert ev[1].path == [(r, 1) for r in range(2, 8)] and ev[1].boosts == 5
@@ -136,7 +139,7 @@ def test_turn_events_from_replay():
 
 
 def test_solution_svg_has_path_and_table(tmp_path):
-    svg = solution_svg(boost_setup(), boost_plan())
+    svg = solution_svg(_boost_solution())
     root = ET.fromstring(svg)
     groups = {g.get("id"): g for g in root.iter(SVG + "g") if g.get("id")}
     assert len([k for k in groups if k.startswith("cell-")]) == 35
@@ -147,42 +150,87 @@ def test_solution_svg_has_path_and_table(tmp_path):
     assert "shift 2; flip 3:2,4" in table
 
 
-def test_solution_from_states_stub():
-    """The lower-level entry works from any sequence of states."""
-    from sensor_ghosts.rules.engine import apply_turn
+def test_solution_page_draws_the_log_it_is_given():
+    """The page reads what happened from the logs handed to it and replays
+    nothing: the same states with each turn's log emptied draw no flight, no
+    boost and no re-scan."""
+    sol = _boost_solution()
+    told = solution_page(sol).meta["events"]
+    assert [len(e.path) for e in told] == [1, 6, 5]
+    silent = solution_page(Solution(sol.states, sol.turns, [[] for _ in sol.turns])).meta["events"]
+    assert all(e.path == [] and e.shifts == [] and e.flips == [] for e in silent)
+    with pytest.raises(ValueError, match="states"):
+        solution_page(Solution(sol.states[:-1], sol.turns, sol.logs))
+    with pytest.raises(ValueError, match="one log per turn"):
+        solution_page(Solution(sol.states, sol.turns, sol.logs[:-1]))
+
+
+def test_solution_line_plays_through_the_engine():
+    # One pass through the engine: the states it gives are the engine's, and
+    # an illegal turn is refused rather than drawn.
+    from sensor_ghosts.rules.errors import IllegalTurnError
 
     s, plan = boost_setup(), boost_plan()
-    states = [initial_state(s)]
-    for t in plan:
-        states.append(apply_turn(states[-1], t))
-    page = render_solution_states(states, plan)
-    assert len(page.meta["events"]) == 3
-    with pytest.raises(ValueError):
-        render_solution_states(states[:-1], plan)
+    sol = solution_line(initial_state(s), plan)
+    assert len(sol.states) == 4 and len(sol.logs) == 3
+    again = initial_state(s)
+    for t, st in zip(plan, sol.states[1:], strict=True):
+        again = apply_turn(again, t)
+        assert again == st
+    with pytest.raises(IllegalTurnError):  # a turn after the game is won
+        solution_line(initial_state(s), plan + plan[:1])
 
 
-def test_solution_accepts_plan_object():
+def test_render_solution_takes_turns_a_plan_or_a_result():
+    # The convenience in puzzles keeps the renderer's old entry point: a list
+    # of turns from the setup's start, or anything with .turns (and .deal).
     class Plan:
         def __init__(self, turns, deal):
             self.turns, self.deal = turns, deal
 
+    class Result:
+        def __init__(self, plan):
+            self.plan = plan
+
     s = boost_setup()
-    page = render_solution(s, Plan(boost_plan(), s.deal))
-    assert page.meta["events"][-1].after.outcome.status.value == "won"
+    for given in (boost_plan(), Plan(boost_plan(), s.deal), Result(Plan(boost_plan(), s.deal))):
+        page = render_solution(s, given)
+        assert page.meta["events"][-1].after.outcome.status.value == "won"
+    with pytest.raises(ValueError, match="no plan"):
+        render_solution(s, Result(None))
 
 
 def test_solution_page_says_what_the_plan_is_optimal_for():
     # A solver plan carries its objective; a fewest-turns plan whose cards were
     # not minimised must not be sold as the full optimum.
-    class Plan:
-        def __init__(self, turns, deal, objective):
-            self.turns, self.deal, self.objective = turns, deal, objective
+    from sensor_ghosts.solver.plan import Plan
 
     s = boost_setup()
-    quick = solution_svg(s, Plan(boost_plan(), s.deal, "turns-only"))
-    full = solution_svg(s, Plan(boost_plan(), s.deal, "turns"))
+    quick = solution_svg(solution_of(Plan(initial_state(s), boost_plan(), s.deal, objective="turns-only")))
+    full = solution_svg(solution_of(Plan(initial_state(s), boost_plan(), s.deal, objective="turns")))
     assert "cards not minimised" in quick and "cards not minimised" not in full
     assert "fewest turns, then fewest cards" in full
+
+
+def _footer(svg: str) -> str:
+    root = ET.fromstring(svg)
+    return " ".join(_texts(next(g for g in root.iter(SVG + "g") if g.get("id") == "footer")))
+
+
+def test_footer_says_regenerate_only_when_told_the_id_is_a_game_id():
+    # The renderer does not ask the generator: the caller says whether the id
+    # regenerates the setup (puzzles.regenerable asks it).
+    from sensor_ghosts.generators import generate_setup
+    from sensor_ghosts.puzzles import regenerable
+
+    gen = generate_setup(3)
+    assert regenerable(gen) and not regenerable(boost_setup()) and not regenerable(replace(gen, id=None))
+    assert f"generate --id '{gen.id}'" in _footer(setup_svg(gen, regenerable=True))
+    assert "Keep this setup's file" in _footer(setup_svg(gen))
+    # a setup without an id has nothing to regenerate from, whatever it is told
+    assert "Keep this setup's file" in _footer(setup_svg(replace(gen, id=None), regenerable=True))
+    assert "generate --id" in _footer(solution_svg(_boost_solution(), regenerable=True))
+    assert "Keep this setup's file" in _footer(solution_svg(_boost_solution()))
 
 
 # ----------------------------------------------------------------------------
@@ -199,7 +247,7 @@ def test_pdf_page_count(tmp_path):
     assert len(PdfReader(one).pages) == 1
     path = tmp_path / "booklet.pdf"
     setups = [replace(s, id=f"p{i}") for i in range(3)]
-    n = booklet(setups, path, solutions=[boost_plan()] * 3)
+    n = booklet(setups, path, solutions=[_boost_solution()] * 3)
     reader = PdfReader(path)
     assert n == len(reader.pages) == 6
     w, h = (float(v) for v in reader.pages[0].mediabox.upper_right)
@@ -269,7 +317,7 @@ def test_png_solution_page_landscape(tmp_path):
     from PIL import Image
 
     path = tmp_path / "sol.png"
-    write_png(render_solution(boost_setup(), boost_plan()), path, dpi=60)
+    write_png(solution_page(_boost_solution()), path, dpi=60)
     assert Image.open(path).size == (round(297 / 25.4 * 60), round(210 / 25.4 * 60))
 
 
@@ -288,30 +336,43 @@ def test_write_booklet_uses_solver(tmp_path, monkeypatch):
     from pypdf import PdfReader
 
     import sensor_ghosts.solver as solver_pkg
-    from sensor_ghosts.render import write_booklet
+    from sensor_ghosts.puzzles import write_booklet
+    from sensor_ghosts.solver.plan import Plan
 
     class Result:
         def __init__(self, plan):
             self.plan = plan
 
-    class Plan:
-        def __init__(self, setup):
-            self.turns, self.deal = boost_plan(), setup.deal
-
     calls = []
 
     def fake_solve(setup, **kw):
         calls.append(setup.id)
-        return Result(Plan(setup))
+        # the second setup is not solved: it gets no solution page
+        return Result(Plan(initial_state(setup), boost_plan(), setup.deal) if setup.id == "b0" else None)
 
-    monkeypatch.setattr(solver_pkg, "solve_staged", fake_solve, raising=False)
+    monkeypatch.setattr(solver_pkg, "solve_staged", fake_solve)
     setups = [replace(boost_setup(), id=f"b{i}") for i in range(2)]
     path = tmp_path / "b.pdf"
-    assert write_booklet(setups, path, solutions=True) == 4
+    assert write_booklet(setups, path, solutions=True) == 3
     assert calls == ["b0", "b1"]
-    assert len(PdfReader(path).pages) == 4
+    assert len(PdfReader(path).pages) == 3
     assert write_booklet(setups, path, solutions=False) == 2
+    assert calls == ["b0", "b1"]  # no solving without solutions
     assert len(PdfReader(path).pages) == 2
+
+
+def test_booklet_footers_follow_each_setups_flag(tmp_path):
+    from pypdf import PdfReader
+
+    setups = [replace(boost_setup(), id=f"p{i}") for i in range(2)]
+    path = tmp_path / "b.pdf"
+    booklet(setups, path, [_boost_solution(), None], regenerable=[True, False])
+    texts = [p.extract_text() for p in PdfReader(path).pages]
+    assert len(texts) == 3
+    assert "generate --id 'p0'" in texts[0] and "Keep this setup" in texts[1]
+    assert "generate --id 'boost-demo'" in texts[2]  # the solution's own start
+    with pytest.raises(ValueError, match="regenerable"):
+        booklet(setups, path, regenerable=[True])
 
 
 def _with_card_in_hand(state, card: str):
@@ -331,12 +392,14 @@ def test_deep_scan_flip_is_marked_but_not_a_rescan():
 
     st = _with_card_in_hand(initial_state(boost_setup()), "D1")
     turn = Turn(Command((PlayedCard("D1"),), Action(ActionKind.FLIP, target=(5, 2))), rescan=frozenset({1, 3}))
-    (ev,) = turn_events([st, st], [turn])
+    sol = solution_line(st, [turn])
+    (ev,) = turn_events(sol.states, sol.turns, sol.logs)
     assert ev.path == [] and ev.flips == [(5, 2), (3, 1), (3, 3)]
     assert ev.rescan_flips == [(3, 1), (3, 3)] and ev.shifts == [2]
     assert _rescan_text(ev) == "shift 2; flip 3:1,3"
     shift = Turn(Command((PlayedCard("D1"),), Action(ActionKind.SHIFT, row=6)), rescan=frozenset({1, 3}))
-    (ev,) = turn_events([st, st], [shift])
+    sol = solution_line(st, [shift])
+    (ev,) = turn_events(sol.states, sol.turns, sol.logs)
     assert ev.shifts == [6, 2] and ev.rescan_shift == 2
 
 

@@ -77,13 +77,44 @@ def test_missing_file_exit_2(tmp_path):
     assert "Traceback" not in r.output
 
 
-def test_solution_without_solver_is_exit_2(setup_file, tmp_path, monkeypatch):
-    import sensor_ghosts.solver as solver_pkg
+def test_solution_pages_of_a_generated_setup(tmp_path):
+    # The command solves and the renderer draws: the sheet, then the solution
+    # page, both footers telling how to regenerate the setup from its game ID.
+    from pypdf import PdfReader
 
-    if hasattr(solver_pkg, "solve_staged"):
-        monkeypatch.delattr(solver_pkg, "solve_staged")
+    from sensor_ghosts.generators import generate_setup
+    from sensor_ghosts.rules.notation import format_setup
+
+    setup = generate_setup(1)
+    f = tmp_path / "gen.txt"
+    f.write_text(format_setup(setup), encoding="utf-8")
+    r = run(f, "--solution", "--format", "pdf", "--out", tmp_path / "s.pdf")
+    assert r.exit_code == 0, r.output
+    pages = PdfReader(tmp_path / "s.pdf").pages
+    assert len(pages) == 2
+    sheet, solution = (p.extract_text() for p in pages)
+    assert "solution" in solution and "result: won" in solution
+    assert all(f"generate --id '{setup.id}'" in t for t in (sheet, solution))
+
+
+def test_a_file_without_a_game_id_says_keep_the_file(setup_file, tmp_path):
+    out = tmp_path / "s.svg"
+    r = run(setup_file, "--out", out)
+    assert r.exit_code == 0, r.output
+    text = out.read_text(encoding="utf-8")
+    assert "Keep this setup's file" in text and "generate --id" not in text
+
+
+def test_solution_the_solver_refuses_is_exit_2(setup_file, tmp_path, monkeypatch):
+    import sensor_ghosts.solver as solver_pkg
+    from sensor_ghosts.rules.errors import SensorGhostsError
+
+    def refuse(instance, **kw):
+        raise SensorGhostsError("too many cards for the model")
+
+    monkeypatch.setattr(solver_pkg, "solve_staged", refuse)
     out = tmp_path / "s.svg"
     r = run(setup_file, "--solution", "--out", out)
     assert r.exit_code == 2
-    assert "solver not available" in r.output
+    assert "cannot solve: too many cards for the model" in r.output
     assert not out.exists()

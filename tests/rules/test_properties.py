@@ -37,7 +37,7 @@ from sensor_ghosts.rules.commands import (
     spent_players,
 )
 from sensor_ghosts.rules.deck import draw_up
-from sensor_ghosts.rules.engine import apply_turn, execute, legal_turns
+from sensor_ghosts.rules.engine import apply_turn, execute, legal_turns, pod_moves_after_first
 from sensor_ghosts.rules.errors import GameOverError, IllegalTurnError
 from sensor_ghosts.rules.geometry import DIRECTIONS, DOCK, EARTH, on_grid, peek_cells
 from sensor_ghosts.rules.observation import Observation, observe
@@ -102,12 +102,19 @@ def random_turn(s: GameState, rng: random.Random, tries: int = 4) -> Turn:
         s1, f1 = execute(s0, c, frozenset())
         second = None
         if s.options.second_action and not s1.is_over and s1.held >= 1 and rng.random() < 0.5:
+            one_action = c, s1, f1
+            if not pod_moves_after_first(s, True):
+                # 'pod-once-per-turn': the pod waits for the last of two actions.
+                c = Command(c.cards, c.action, c.arrow, None)
+                s1, f1 = execute(s0, c, frozenset(), pod_moves=False)
             s1b = s1.evolve(held=s1.held - 1)
             # 'helpers-once-per-turn': who played for the first action plays no more.
             plays2 = [p for p in card_plays(s1b, spent_players(s1b, c)) if actions_for(s1b, p, f1)]
-            if plays2:
+            if plays2 and not s1.is_over:
                 second = random_command(s1b, rng.choice(plays2), f1, rng)
                 s1, f1 = execute(s1b, second, f1)
+            else:
+                c, s1, f1 = one_action
         fin = _finish(s1)
         t = Turn(c, b, second, rng.choice(_rescans(fin, f1)))
         if fin.outcome.status is not Status.LOST:

@@ -34,3 +34,12 @@ def test_the_checks_can_fail():
     state = initial_state(generate_setup(3))
     random_games._check_state(state.evolve(shields=5), counts)
     assert counts.invariants == 1
+
+
+def test_random_two_action_turns_keep_the_pod_for_the_last_action():
+    """Under 'pod-once-per-turn' a random turn of two actions leaves the pod's
+    direction to the second (game 4706 of the 10,000 once drew one the
+    engine rightly refused)."""
+    counts = random_games.Counts()
+    random_games.play_one(4706, random_games.VARIANTS["pod-once-per-turn"], counts)
+    assert counts.crashes == 0, counts.examples
