@@ -43,8 +43,11 @@ def collection() -> None:
 @click.argument("db", type=click.Path(dir_okay=False))
 @click.option("--count", type=click.IntRange(min=1), required=True, help="Seeds to try: SEED .. SEED+COUNT-1.")
 @click.option("--seed", type=click.IntRange(min=0), default=0, show_default=True, help="First seed.")
-@click.option("--timeout", type=click.FloatRange(min=0.1), default=10.0, show_default=True,
-              help="Seconds for each seed's main solve; a seed not solved in time is skipped.")
+@click.option("--timeout", type=click.FloatRange(min=0.1), default=60.0, show_default=True,
+              help="Safety net: seconds for each seed's main solve; a seed that needs longer is skipped "
+                   "(reason 'timeout', which may differ between machines).")
+@click.option("--main-nodes", type=click.IntRange(min=1), default=200_000, show_default=True,
+              help="Node budget of each stage of a seed's main solve: decides what is stored.")
 @click.option("--workers", type=click.IntRange(min=1), default=None,
               help="Worker processes of the local Dask cluster (default 2).")
 @click.option("--scheduler", default=None, help="Address of a running Dask scheduler, e.g. tcp://host:8786.")
@@ -53,7 +56,7 @@ def collection() -> None:
 @click.option("--careful-nodes", type=click.IntRange(min=1), default=None,
               help="Node budget of the careful plan's solve (default: grades.CAREFUL_NODES).")
 @rule_options
-def build_cmd(db, count, seed, timeout, workers, scheduler, first_moves, careful_nodes, players, difficulty, escape_pod,
+def build_cmd(db, count, seed, timeout, main_nodes, workers, scheduler, first_moves, careful_nodes, players, difficulty, escape_pod,
               low_memory, extra) -> None:
     """Solve, grade and add the puzzles of seeds SEED.. to DB (made if missing).
 
@@ -77,7 +80,7 @@ def build_cmd(db, count, seed, timeout, workers, scheduler, first_moves, careful
 
     try:
         summary = build(db, range(seed, seed + count), options, timeout=timeout, workers=workers or 2,
-                        scheduler=scheduler, first_moves=first_moves, careful_nodes=careful_nodes,
+                        scheduler=scheduler, first_moves=first_moves, careful_nodes=careful_nodes, main_nodes=main_nodes,
                         on_result=progress)
     except KeyboardInterrupt:
         click.echo("\ninterrupted: the puzzles finished so far are stored; run again to resume", err=True)

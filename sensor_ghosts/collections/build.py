@@ -18,14 +18,24 @@ from collections import Counter
 from collections.abc import Callable, Sequence
 from dataclasses import asdict, dataclass, field
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from .. import __version__
 from ..rules.options import RuleOptions
+from ..rules.setup import Setup
 from .schema import open_collection
 
-MAIN_TIMEOUT = 10.0
-"""Default seconds for a seed's main solve (fewest turns, then fewest cards)."""
+if TYPE_CHECKING:  # the solver is loaded on the workers, not by query/stats
+    from ..solver.result import SolveResult
+
+MAIN_NODES = 200_000
+"""Default node budget of each stage of a seed's main solve (fewest turns,
+then fewest cards among them). The stored result is decided by nodes, so it
+is a function of the seed: seeds 5000-5039 needed at most 2,000."""
+MAIN_TIMEOUT = 60.0
+"""Default seconds for a seed's main solve: a safety net only. A seed that
+hits it is skipped with reason "timeout" (and may be stored on a faster
+machine); the node budget decides everything else."""
 
 
 def options_json(options: RuleOptions) -> str:
@@ -41,26 +51,26 @@ def game_id(seed: int, options: RuleOptions) -> str:
 
 
 def analyse_seed(seed: int, options: RuleOptions, timeout: float, first_moves: bool = True,
-                 careful_nodes: int | None = None) -> dict[str, Any]:
+                 careful_nodes: int | None = None, main_nodes: int = MAIN_NODES) -> dict[str, Any]:
     """One seed's row (``status`` 'ok'), or why it gives none ('skipped' and
-    ``reason``). Runs on a worker; deterministic for a seed whenever the main
-    solve settles within ``timeout`` (the feature solves are node-bounded)."""
+    ``reason``). Runs on a worker. Every solve is bounded by nodes, so the
+    row depends only on the seed, the options and the budgets; ``timeout``
+    (seconds for the main solve) is a safety net whose seeds are skipped
+    with reason "timeout", the one result that may differ between machines."""
     from ..generators.generate import generate_setup
-    from ..puzzles import solve_setup
     from ..rules import notation
-    from ..solver.result import Objective, Status
+    from ..solver.result import Objective
     from .grades import CAREFUL_NODES, GRADES, grade, measure
 
     t0 = time.perf_counter()
     setup = generate_setup(seed, options)
     gid = setup.id or game_id(seed, options)
     base = {"game_id": gid, "seed": seed}
-    result = solve_setup(setup, timeout=timeout, objective=Objective.TURNS)
-    if result.status != Status.SOLVED or result.plan is None or result.turns is None:
-        why = ("unwinnable" if result.status == Status.UNSOLVABLE
-               else f"not solved within {timeout:g} s (at least {result.bound} turns)")
-        return {**base, "status": "skipped", "reason": why}
+    result = _main_solve(setup, timeout, main_nodes)
+    if isinstance(result, str):
+        return {**base, "status": "skipped", "reason": result}
     plan = result.plan
+    assert plan is not None and result.turns is not None
     plan.replay()  # raises if the plan does not win; the logs are kept for the features
     feats = measure(plan, result.turns, first_moves=first_moves,
                     careful_nodes=CAREFUL_NODES if careful_nodes is None else careful_nodes)
@@ -82,6 +92,32 @@ def analyse_seed(seed: int, options: RuleOptions, timeout: float, first_moves: b
         "version": __version__,
         "seconds": time.perf_counter() - t0,
     }
+
+
+def _main_solve(setup: Setup, timeout: float, nodes: int) -> SolveResult | str:
+    """The fewest turns ('turns-only'), then the fewest cards among them
+    ('turns'), each stage within ``nodes``; the SolveResult, or the reason
+    the seed is skipped. A second stage out of nodes leaves the first's plan
+    (proof 'turns'). Reaching ``timeout`` (the stages' own seconds, without
+    the worker's one-off loading of the compiled kernels) gives "timeout":
+    a stage cut by the clock would make the row depend on the machine."""
+    from ..solver import solve
+    from ..solver.result import Mode, Objective, Status
+
+    first = solve(setup, mode=Mode.DEAL, deal=setup.deal, objective=Objective.TURNS_ONLY, max_nodes=nodes,
+                  timeout=timeout)
+    if first.stopped == "time limit" or first.seconds >= timeout:
+        return "timeout"
+    if first.status == Status.UNSOLVABLE:
+        return "unwinnable"
+    if first.status != Status.SOLVED or first.plan is None:
+        return f"not solved within {nodes} nodes (at least {first.bound} turns)"
+    left = timeout - first.seconds
+    full = solve(setup, mode=Mode.DEAL, deal=setup.deal, objective=Objective.TURNS, max_nodes=nodes,
+                 timeout=left, max_turns=first.turns)
+    if full.stopped == "time limit" or full.seconds >= left:
+        return "timeout"
+    return full if full.status == Status.SOLVED else first
 
 
 _COLUMNS = ("game_id", "seed", "options", "setup", "turns", "cards", "proof", "plan_text", "plan_json",
@@ -134,6 +170,7 @@ def build(
     scheduler: str | None = None,
     first_moves: bool = True,
     careful_nodes: int | None = None,
+    main_nodes: int = MAIN_NODES,
     on_result: Callable[[Any, dict, int, int], None] | None = None,
 ) -> Summary:
     """Add the puzzles of ``seeds`` to the collection at ``path`` (made if
@@ -161,7 +198,7 @@ def build(
             with Client(cluster if cluster is not None else scheduler) as client:
                 summary.workers = len(client.scheduler_info().get("workers", {}))
                 # One key per game ID: the same seed is never computed twice in a build.
-                futures = [client.submit(analyse_seed, s, options, timeout, first_moves, careful_nodes,
+                futures = [client.submit(analyse_seed, s, options, timeout, first_moves, careful_nodes, main_nodes,
                                          key=f"seed-{game_id(s, options)}", pure=False) for s in todo]
                 done = 0
                 for fut in as_completed(futures):

@@ -16,8 +16,10 @@ from ..rules.log import Drew, Entered
 from ..rules.state import GameState
 from ..rules.turns import Turn
 from ..solver import solve
+from ..solver.model import Model
 from ..solver.plan import Plan
 from ..solver.result import Mode, Objective, Status
+from ..solver.search import Heuristic
 from ..solver.worlds import worst_case
 from .schema import GRADES
 
@@ -70,7 +72,13 @@ class Features:
 
 
 def _first_moves(start: GameState, optimum: int) -> tuple[int, int, int]:
-    """(first moves, those that keep the optimum, those left unknown)."""
+    """(first moves, those that keep the optimum, those left unknown).
+
+    Moves are grouped by what they do on the board, each paid with its
+    fewest cards; groups that lead to the same position share one answer.
+    A position whose admissible lower bound (the relaxed game's,
+    ``_may_win_within``) exceeds ``optimum - 1`` turns cannot keep the
+    optimum: only the others need a solve, which is most of the saving."""
     groups: dict[tuple, Turn] = {}
     for t in legal_turns(start):
         key = (t.bolster, t.command.action if t.command else None,
@@ -78,19 +86,37 @@ def _first_moves(start: GameState, optimum: int) -> tuple[int, int, int]:
         held = groups.get(key)
         if held is None or _paid(t) < _paid(held):
             groups[key] = t
+    answers: dict[GameState, Status | None] = {}  # None: cannot keep the optimum
     keep = unknown = 0
     for t in groups.values():
         after = apply_turn(start, t)
-        if after.is_over:
-            keep += optimum == 1 and after.outcome.status.value == "won"
-            continue
-        if optimum <= 1:
-            continue
-        res = solve(after, mode=Mode.DEAL, objective=Objective.TURNS_ONLY, max_turns=optimum - 1,
-                    max_nodes=FIRST_MOVE_NODES)
-        keep += res.status == Status.SOLVED
-        unknown += res.status == Status.UNKNOWN
+        if after not in answers:
+            answers[after] = _keeps_optimum(after, optimum)
+        got = answers[after]
+        keep += got == Status.SOLVED
+        unknown += got == Status.UNKNOWN
     return len(groups), keep, unknown
+
+
+def _keeps_optimum(after: GameState, optimum: int) -> Status | None:
+    """SOLVED when the position after a first move is won in ``optimum - 1``
+    more turns, UNKNOWN when its node-bounded solve runs out, None when it
+    cannot be (lost, or its lower bound is too high)."""
+    if after.is_over:
+        return Status.SOLVED if optimum == 1 and after.outcome.status.value == "won" else None
+    if optimum <= 1 or not _may_win_within(after, optimum - 1):
+        return None
+    res = solve(after, mode=Mode.DEAL, objective=Objective.TURNS_ONLY, max_turns=optimum - 1,
+                max_nodes=FIRST_MOVE_NODES)
+    return res.status if res.status in (Status.SOLVED, Status.UNKNOWN) else None
+
+
+def _may_win_within(state: GameState, turns: int) -> bool:
+    """False when the solver's admissible lower bound on the turns still
+    needed from ``state`` (the relaxed game searched up to ``turns + 1``)
+    is more than ``turns``. No clock: the answer depends on the position only."""
+    model = Model(state, Mode.DEAL.value)
+    return Heuristic(model).bounds(model.root_state(), turns + 1)[0] <= turns
 
 
 def _paid(t: Turn) -> int:
