@@ -34,7 +34,10 @@ def load(db: str, games_json: str) -> tuple[dict[int, Features], dict[str, dict[
     """The features of each seed's puzzle, and each bot's result on each seed."""
     feats = {r["seed"]: Features(**r["features"]) for r in rows(db)}
     won: dict[str, dict[int, bool]] = {}
-    for g in json.loads(Path(games_json).read_text())["games"]:
+    text = Path(games_json).read_text()
+    games = ([json.loads(line) for line in text.splitlines() if line.strip()] if games_json.endswith(".jsonl")
+             else json.loads(text)["games"])
+    for g in games:
         won.setdefault(g["bot"], {})[g["seed"]] = g["won"]
     return feats, won
 
@@ -93,7 +96,7 @@ def feature_splits(feats: dict[int, Features], won: dict[str, dict[int, bool]], 
 def main(argv: list[str] | None = None) -> None:
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument("db")
-    ap.add_argument("games", help="the JSON that benchmarks/bots.py --json wrote")
+    ap.add_argument("games", help="the games: benchmarks/bots.py's --json file, or its --jsonl (.jsonl)")
     ap.add_argument("--features", action="store_true", help="print each feature's split too")
     a = ap.parse_args(argv)
     feats, won = load(a.db, a.games)

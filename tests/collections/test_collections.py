@@ -21,8 +21,9 @@ from sensor_ghosts.rules.state import Status, initial_state
 
 SEEDS = range(1, 5)
 # Small budgets: the first-move counts and most of the careful solve are left
-# out so that three builds fit in the test's time; the rows stay deterministic.
-FAST = {"timeout": 30.0, "first_moves": False, "careful_nodes": 1}
+# out (``test_first_moves_*`` test them apart); every budget is in nodes, so
+# the rows stay a function of the seed.
+FAST = {"first_moves": False, "careful_nodes": 1}
 COMPARED = ("game_id", "seed", "options", "setup", "turns", "cards", "proof", "plan_text", "plan_json",
             "features", "grade", "score", "version")
 
@@ -37,9 +38,23 @@ def _table(path) -> dict[str, tuple]:
 
 
 @pytest.fixture(scope="module")
-def one_worker(tmp_path_factory):
+def cluster():
+    """One real local cluster for the module (worker processes, one thread
+    each): started with one worker, scaled to two by the killed-worker test."""
+    from distributed import LocalCluster
+
+    c = LocalCluster(n_workers=1, threads_per_worker=1, processes=True, dashboard_address=":0")
+    try:
+        yield c
+    finally:
+        c.close()
+
+
+@pytest.fixture(scope="module")
+def one_worker(cluster, tmp_path_factory):
     path = tmp_path_factory.mktemp("coll") / "one.db"
-    summary = build(path, SEEDS, RuleOptions(), workers=1, **FAST)
+    summary = build(path, SEEDS, RuleOptions(), scheduler=cluster.scheduler_address, **FAST)
+    assert summary.workers == 1
     return path, summary
 
 
@@ -53,10 +68,16 @@ def test_build_one_worker_stores_every_seed(one_worker):
     assert n == distinct == summary.added
 
 
-def test_two_workers_one_killed_same_rows(one_worker, tmp_path):
+def test_two_workers_one_killed_same_rows(cluster, one_worker, tmp_path):
     """A worker killed after the first result: Dask runs its tasks again; the
-    database ends complete, without duplicates, equal to the 1-worker build."""
+    database ends complete, without duplicates, equal to the 1-worker build.
+    (It scales the shared cluster to two workers: keep it last of its users.)"""
+    from distributed import Client
+
     path1, _ = one_worker
+    cluster.scale(2)
+    with Client(cluster) as c:
+        c.wait_for_workers(2, timeout=120)
     path2 = tmp_path / "two.db"
     killed = []
 
@@ -71,11 +92,16 @@ def test_two_workers_one_killed_same_rows(one_worker, tmp_path):
                 pass
             killed.append(busy[0])
 
-    summary = build(path2, SEEDS, RuleOptions(), workers=2, on_result=kill_one, **FAST)
+    summary = build(path2, SEEDS, RuleOptions(), scheduler=cluster.scheduler_address, on_result=kill_one, **FAST)
+    assert summary.workers == 2
     assert killed, "no worker was busy to be killed"
     assert _table(path2) == _table(path1)
-    # Resume: every seed is stored, so a second build runs nothing.
-    again = build(path2, SEEDS, RuleOptions(), workers=1, **FAST)
+    con = sqlite3.connect(path2)
+    n, distinct = con.execute("SELECT COUNT(*), COUNT(DISTINCT game_id) FROM puzzles").fetchone()
+    con.close()
+    assert n == distinct == len(_table(path1))
+    # Resume: every seed is stored, so a second build runs nothing (no cluster is needed).
+    again = build(path2, SEEDS, RuleOptions(), scheduler="tcp://127.0.0.1:1", **FAST)
     assert again.already == len(SEEDS) and again.added == 0
     assert summary.added + len(summary.skipped) == len(SEEDS)
 
@@ -163,17 +189,62 @@ def test_grades_order_by_points():
         == "fiendish"
 
 
-def test_first_moves_near_the_end():
-    """From two turns before the end of a solved plan, the plan's own move is
-    among those that keep the optimum; not every move does."""
-    from sensor_ghosts.collections.grades import _first_moves
+@pytest.fixture(scope="module")
+def seed1_states():
+    """The positions along seed 1's optimal plan (its fewest turns last)."""
     from sensor_ghosts.generators.generate import generate_setup
     from sensor_ghosts.puzzles import solve_setup
 
     setup = generate_setup(1, RuleOptions())
-    res = solve_setup(setup, timeout=30, objective="turns-only")
-    states = res.plan.replay()
+    res = solve_setup(setup, timeout=60, objective="turns-only")
+    return res.plan.replay(), res.turns
+
+
+def test_first_moves_near_the_end(seed1_states):
+    """From two turns before the end of a solved plan, the plan's own move is
+    among those that keep the optimum; not every move does."""
+    from sensor_ghosts.collections.grades import _first_moves
+
+    states, _ = seed1_states
     moves, keep, unknown = _first_moves(states[-3], 2)
     assert 1 <= keep < moves
     moves1, keep1, _ = _first_moves(states[-2], 1)
     assert 1 <= keep1 < moves1
+
+
+def test_first_moves_bound_changes_no_count(seed1_states, monkeypatch):
+    """The relaxed game's bound only spares solves: with it turned off (every
+    position solved) the counts are the same, on the position 2 turns from
+    the end; and it did spare some."""
+    from sensor_ghosts.collections import grades
+
+    states, _ = seed1_states
+    calls = []
+    real = grades._may_win_within
+
+    def counted(state, turns):
+        calls.append(got := real(state, turns))
+        return got
+
+    monkeypatch.setattr(grades, "_may_win_within", counted)
+    fast = grades._first_moves(states[-3], 2)
+    monkeypatch.setattr(grades, "_may_win_within", lambda state, turns: True)
+    assert grades._first_moves(states[-3], 2) == fast
+    assert fast[1] >= 1 and calls.count(False) > 0
+
+
+def test_main_solve_budgets_are_nodes():
+    """The stored result is decided by the node budget: too few nodes for the
+    card stage leaves the first stage's plan (proof 'turns'), none at all
+    skips the seed; only the clock safety net gives 'timeout'."""
+    from sensor_ghosts.collections.build import _main_solve
+    from sensor_ghosts.generators.generate import generate_setup
+
+    setup = generate_setup(1, RuleOptions())
+    full = _main_solve(setup, 60.0, 200_000)
+    assert not isinstance(full, str) and full.objective == "turns"
+    assert _main_solve(setup, 60.0, 200_000).plan.to_text() == full.plan.to_text()
+    part = _main_solve(setup, 60.0, 12)  # the turns-only stage needs 12 nodes on this seed, the card stage more
+    assert not isinstance(part, str) and part.objective == "turns-only" and part.turns == full.turns
+    assert _main_solve(setup, 60.0, 5) == "not solved within 5 nodes (at least 11 turns)"
+    assert _main_solve(setup, 1e-9, 200_000) == "timeout"
