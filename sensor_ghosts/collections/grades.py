@@ -108,7 +108,7 @@ def _keeps_optimum(after: GameState, optimum: int) -> Status | None:
         return None
     res = solve(after, mode=Mode.DEAL, objective=Objective.TURNS_ONLY, max_turns=optimum - 1,
                 max_nodes=FIRST_MOVE_NODES)
-    return res.status if res.status in (Status.SOLVED, Status.UNKNOWN) else None
+    return Status(res.status) if res.status in (Status.SOLVED, Status.UNKNOWN) else None
 
 
 def _may_win_within(state: GameState, turns: int) -> bool:
