@@ -64,11 +64,13 @@ def run_games(jobs: list[tuple[str, str, int, float | None]], *, workers: int = 
     One task a game, keyed by the job, so no game is played twice in a run;
     a worker that dies has its games run again on another. ``on_game`` is
     called with each game as it ends (in the order they end)."""
-    from distributed import Client, LocalCluster, as_completed
+    from distributed import Client, as_completed
+
+    from sensor_ghosts.collections.build import local_cluster
 
     cluster = None
     if scheduler is None:
-        cluster = LocalCluster(n_workers=workers, threads_per_worker=1, processes=True, dashboard_address=":0")
+        cluster = local_cluster(workers)  # one thread a process; busy workers not taken for dead
     results: list[dict | None] = [None] * len(jobs)
     try:
         with Client(cluster if cluster is not None else scheduler) as client:

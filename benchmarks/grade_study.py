@@ -100,8 +100,9 @@ def main(argv: list[str] | None = None) -> None:
     ap.add_argument("--features", action="store_true", help="print each feature's split too")
     a = ap.parse_args(argv)
     feats, won = load(a.db, a.games)
-    played = sorted(s for s in feats if all(s in w for w in won.values()))
-    print(f"# {len(played)} puzzles of {a.db} played by {', '.join(sorted(won))}")
+    played = sorted(s for s in feats if any(s in w for w in won.values()))
+    print(f"# {len(played)} puzzles of {a.db}; games on them: "
+          + ", ".join(f"{bot} {sum(s in w for s in played)}" for bot, w in sorted(won.items())))
     for name, seeds in (("all seeds", played), ("even seeds", [s for s in played if s % 2 == 0]),
                         ("odd seeds", [s for s in played if s % 2 == 1])):
         print(f"\n## {name} ({len(seeds)})")

@@ -143,6 +143,9 @@ class Summary:
     """Seeds stored before this build (solved or skipped): not run again."""
     added: int = 0
     skipped: dict[int, str] = field(default_factory=dict)
+    failed: dict[int, str] = field(default_factory=dict)
+    """Seeds whose task raised (a worker killed too often: Dask's KilledWorker):
+    nothing stored, so a rerun tries them again."""
     grades: Counter = field(default_factory=Counter)
     seconds: float = 0.0
     workers: int = 0
@@ -157,7 +160,23 @@ class Summary:
             out.append("grades: " + ", ".join(f"{g} {self.grades[g]}" for g in GRADES))
         for seed, why in sorted(self.skipped.items()):
             out.append(f"skipped seed {seed}: {why}")
+        for seed, why in sorted(self.failed.items()):
+            out.append(f"failed seed {seed} (not stored; run again to retry): {why}")
         return out
+
+
+def local_cluster(workers: int) -> Any:
+    """A LocalCluster of ``workers`` processes of one thread each (the solver
+    is CPU-bound Python and Numba). A worker is not declared dead for missing
+    heartbeats (``worker-ttl`` off): a long compiled search holds the
+    interpreter lock for minutes, and on a loaded machine the default five
+    minutes restarted a busy worker, losing its task, again at every retry."""
+    import dask
+    from distributed import LocalCluster
+
+    with dask.config.set({"distributed.scheduler.worker-ttl": None}):
+        return LocalCluster(n_workers=workers, threads_per_worker=1, processes=True,
+                            dashboard_address=":0")  # any free port: never clash with another cluster
 
 
 def build(
@@ -179,7 +198,7 @@ def build(
     counts (``grades.measure``); ``careful_nodes``: the careful plan's node
     budget (``grades.CAREFUL_NODES`` when None). ``on_result(client, row, done, total)`` is
     called after each row is written (progress, tests)."""
-    from distributed import Client, LocalCluster, as_completed
+    from distributed import Client, as_completed
 
     con = open_collection(path, create=True)
     summary = Summary(seeds=len(seeds))
@@ -190,20 +209,23 @@ def build(
         summary.already = len(set(seeds)) - len(todo)
         if not todo:
             return summary
-        cluster = None
-        if scheduler is None:
-            cluster = LocalCluster(n_workers=workers, threads_per_worker=1, processes=True,
-                                   dashboard_address=":0")  # any free port: never clash with another cluster
+        cluster = local_cluster(workers) if scheduler is None else None
         try:
             with Client(cluster if cluster is not None else scheduler) as client:
                 summary.workers = len(client.scheduler_info().get("workers", {}))
                 # One key per game ID: the same seed is never computed twice in a build.
                 futures = [client.submit(analyse_seed, s, options, timeout, first_moves, careful_nodes, main_nodes,
                                          key=f"seed-{game_id(s, options)}", pure=False) for s in todo]
+                seed_of = {f.key: s for f, s in zip(futures, todo, strict=True)}
                 done = 0
                 for fut in as_completed(futures):
-                    row = fut.result()
-                    fut.release()
+                    try:
+                        row = fut.result()
+                    except Exception as e:  # noqa: BLE001 - e.g. KilledWorker: the seed is left for a rerun
+                        summary.failed[seed_of[fut.key]] = f"{type(e).__name__}: {e}"
+                        continue
+                    finally:
+                        fut.release()
                     if store(con, row):
                         if row["status"] == "ok":
                             summary.added += 1
