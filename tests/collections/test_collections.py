@@ -41,9 +41,9 @@ def _table(path) -> dict[str, tuple]:
 def cluster():
     """One real local cluster for the module (worker processes, one thread
     each): started with one worker, scaled to two by the killed-worker test."""
-    from distributed import LocalCluster
+    from sensor_ghosts.collections.build import local_cluster
 
-    c = LocalCluster(n_workers=1, threads_per_worker=1, processes=True, dashboard_address=":0")
+    c = local_cluster(1)
     try:
         yield c
     finally:
@@ -66,6 +66,39 @@ def test_build_one_worker_stores_every_seed(one_worker):
     n, distinct = con.execute("SELECT COUNT(*), COUNT(DISTINCT game_id) FROM puzzles").fetchone()
     con.close()
     assert n == distinct == summary.added
+
+
+def test_bot_study_on_dask_same_games(cluster):
+    """``benchmarks/bots.py``'s Dask path: each game is seeded by (bot, seed),
+    so games spread over the two workers equal the same games played here in
+    one process. (It scales the shared cluster to two workers, before the
+    killed-worker test.)"""
+    import importlib.util
+    import sys
+    from pathlib import Path
+
+    from distributed import Client
+
+    from sensor_ghosts.advisor.bots import play_game
+
+    path = Path(__file__).resolve().parents[2] / "benchmarks" / "bots.py"
+    spec = importlib.util.spec_from_file_location("_sg_bots_dask", path)
+    assert spec is not None and spec.loader is not None
+    bots = importlib.util.module_from_spec(spec)
+    # Not put in sys.modules: its functions then go to the workers by value
+    # (cloudpickle), as they do from the script run as __main__.
+    spec.loader.exec_module(bots)
+    assert spec.name not in sys.modules
+    cluster.scale(2)
+    with Client(cluster) as c:
+        c.wait_for_workers(2, timeout=120)
+    jobs = [(bot, "standard", seed, 0.3) for seed in (1, 2, 3) for bot in ("random", "greedy")]
+    games = bots.run_games(jobs, scheduler=cluster.scheduler_address)
+    assert [(g["bot"], g["seed"]) for g in games] == [(b, s) for b, _, s, _ in jobs]
+    for g in games:
+        here = play_game(g["bot"], g["seed"]).as_dict()
+        assert (g["won"], g["turns"], g["reason"], g["last"]) == (here["won"], here["turns"], here["reason"],
+                                                                 here["last"])
 
 
 def test_two_workers_one_killed_same_rows(cluster, one_worker, tmp_path):
@@ -248,35 +281,3 @@ def test_main_solve_budgets_are_nodes():
     assert not isinstance(part, str) and part.objective == "turns-only" and part.turns == full.turns
     assert _main_solve(setup, 60.0, 5) == "not solved within 5 nodes (at least 11 turns)"
     assert _main_solve(setup, 1e-9, 200_000) == "timeout"
-
-
-def test_bot_study_on_dask_same_games(cluster):
-    """``benchmarks/bots.py``'s Dask path: each game is seeded by (bot, seed),
-    so games spread over the two workers equal the same games played here in
-    one process. (After the killed-worker test: the cluster has two workers.)"""
-    import importlib.util
-    import sys
-    from pathlib import Path
-
-    from distributed import Client
-
-    from sensor_ghosts.advisor.bots import play_game
-
-    path = Path(__file__).resolve().parents[2] / "benchmarks" / "bots.py"
-    spec = importlib.util.spec_from_file_location("_sg_bots_dask", path)
-    assert spec is not None and spec.loader is not None
-    bots = importlib.util.module_from_spec(spec)
-    sys.modules[spec.name] = bots
-    spec.loader.exec_module(bots)
-    import cloudpickle
-
-    cloudpickle.register_pickle_by_value(bots)  # the workers cannot import the script by name
-    with Client(cluster) as c:
-        c.wait_for_workers(2, timeout=120)
-    jobs = [(bot, "standard", seed, 0.3) for seed in (1, 2, 3) for bot in ("random", "greedy")]
-    games = bots.run_games(jobs, scheduler=cluster.scheduler_address)
-    assert [(g["bot"], g["seed"]) for g in games] == [(b, s) for b, _, s, _ in jobs]
-    for g in games:
-        here = play_game(g["bot"], g["seed"]).as_dict()
-        assert (g["won"], g["turns"], g["reason"], g["last"]) == (here["won"], here["turns"], here["reason"],
-                                                                 here["last"])
