@@ -9,11 +9,15 @@ hint-screen (the hint engine without playouts: heuristic screening only),
 cheat (sees the true state: the solver's fewest-turns plan when found
 within 4,000 nodes, else a perfect-information greedy) — the cheating bound.
 
-Games run in parallel on ``concurrent.futures.ProcessPoolExecutor``; each game is
-seeded by (bot, seed), so the results do not depend on how games are spread
-over workers. (The hint bot's *amount of work* depends on its time budget, so a
-slower or busier machine may change some of its answers; every other bot is
-bit-for-bit reproducible.)
+Games run on Dask distributed: a local cluster of ``--workers`` processes
+(one thread each), or the running scheduler at ``--scheduler ADDRESS``. Each
+game is one task, seeded by (bot, seed), so the results do not depend on how
+games are spread over workers, and a killed worker's games are run again
+elsewhere. (The hint bot's *amount of work* depends on its time budget, so a
+slower or busier machine may change some of its answers; ``--hint-worlds N``
+gives it a fixed amount of work instead, deterministic; every other bot is
+bit-for-bit reproducible.) ``--seeds-from DB`` plays the seeds of a
+collection's puzzles (``benchmarks/grade_study.py`` tabulates them by grade).
 
 Prints, per bot and difficulty: wins/games, the win rate with a Wilson 95%
 interval, mean turns, and the mean / median / p95 time per decision.
@@ -27,7 +31,7 @@ import os
 import statistics
 import sys
 import time
-from concurrent.futures import ProcessPoolExecutor
+from collections.abc import Callable
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
@@ -36,9 +40,61 @@ from sensor_ghosts.advisor.bots import play_game  # noqa: E402
 from sensor_ghosts.advisor.search import wilson  # noqa: E402
 
 
-def _job(args: tuple[str, str, int, float]) -> dict:
+def _job(args: tuple[str, str, int, float | None]) -> dict:
+    """One game; ``budget`` None plays the hint bot with a fixed number of
+    worlds (``HINT_WORLDS``) instead of a time budget."""
+    from sensor_ghosts.advisor.bots import HintBot
+
     bot, difficulty, seed, budget = args
-    return play_game(bot, seed, difficulty=difficulty, budget=budget).as_dict()
+    if bot == "hint" and budget is None:
+        game = play_game(HintBot(None, worlds=HINT_WORLDS), seed, difficulty=difficulty).as_dict()
+    else:
+        game = play_game(bot, seed, difficulty=difficulty, budget=2.0 if budget is None else budget).as_dict()
+    return {**game, "budget": str(budget)}
+
+
+HINT_WORLDS = 24
+
+
+def run_games(jobs: list[tuple[str, str, int, float | None]], *, workers: int = 2,
+              scheduler: str | None = None, show: bool = False,
+              on_game: Callable[[dict], None] | None = None) -> list[dict]:
+    """Every job's game, in the order of ``jobs``, played on Dask: a local
+    cluster of ``workers`` processes, or the scheduler at ``scheduler``.
+    One task a game, keyed by the job, so no game is played twice in a run;
+    a worker that dies has its games run again on another. ``on_game`` is
+    called with each game as it ends (in the order they end)."""
+    from distributed import Client, as_completed
+
+    from sensor_ghosts.collections.build import local_cluster
+
+    cluster = None
+    if scheduler is None:
+        cluster = local_cluster(workers)  # one thread a process; busy workers not taken for dead
+    results: list[dict | None] = [None] * len(jobs)
+    try:
+        with Client(cluster if cluster is not None else scheduler) as client:
+            futures, index = [], {}
+            for i, job in enumerate(jobs):
+                bot, diff, seed, budget = job
+                futures.append(client.submit(_job, job, key=f"game-{bot}-{diff}-{seed}-{budget}", pure=False))
+                index[futures[-1].key] = i
+            done = 0
+            for fut in as_completed(futures):
+                results[index[fut.key]] = got = fut.result()
+                fut.release()
+                if on_game is not None:
+                    on_game(got)
+                done += 1
+                if show:
+                    print(f"\r{done}/{len(jobs)} games", end="", file=sys.stderr, flush=True)
+            if show:
+                print(file=sys.stderr)
+    finally:
+        if cluster is not None:
+            cluster.close()
+    assert all(r is not None for r in results)
+    return [r for r in results if r is not None]
 
 
 def _pct(xs: list[float], q: float) -> float:
@@ -91,6 +147,35 @@ def calibration(results: list[dict]) -> tuple[list[dict], float | None]:
     return rows, brier
 
 
+def _played(path: str, budget: float | None) -> dict[tuple, dict]:
+    """The games a stopped run with the same budget wrote to ``path`` (its
+    ``--jsonl``), by (bot, difficulty, seed): a rerun plays only the others."""
+    if not Path(path).exists():
+        return {}
+    games = [json.loads(line) for line in Path(path).read_text().splitlines() if line.strip()]
+    return {(g["bot"], g["difficulty"], g["seed"]): g for g in games if g.get("budget", "none") == str(budget)}
+
+
+def _collection_seeds(path: str, diffs: list[str]) -> tuple[list[int], list[str]]:
+    """The seeds of the collection's puzzles and their one difficulty; the
+    bots' games are generated by seed and difficulty alone, so only solo
+    collections without other options are accepted."""
+    from sensor_ghosts.collections.query import rows
+
+    seeds, kinds = [], set()
+    for r in rows(path):
+        o = r["options"]
+        kinds.add((o["players"], o["difficulty"], tuple(sorted((k, v) for k, v in o.items()
+                                                             if k not in ("players", "difficulty")))))
+        seeds.append(r["seed"])
+    if len(kinds) != 1:
+        raise SystemExit(f"{path}: the puzzles have {len(kinds)} kinds of options; the bots need one")
+    players, difficulty, rest = kinds.pop()
+    if players != 1 or any(v for _, v in rest):
+        raise SystemExit(f"{path}: the bots play solo games with default options only")
+    return sorted(seeds), [difficulty]
+
+
 def main(argv: list[str] | None = None) -> None:
     ap = argparse.ArgumentParser(
         description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter
@@ -100,19 +185,41 @@ def main(argv: list[str] | None = None) -> None:
     ap.add_argument("--difficulties", default="introductory,standard,advanced")
     ap.add_argument("--budget", type=float, default=2.0, help="hint bot: seconds per decision")
     ap.add_argument("--seed", type=int, default=1000, help="first game seed")
-    ap.add_argument("--workers", type=int, default=os.cpu_count() or 1)
+    ap.add_argument("--workers", type=int, default=None, help="local Dask cluster's processes (default: the cores)")
+    ap.add_argument("--scheduler", default=None, help="a running Dask scheduler's address instead")
+    ap.add_argument("--hint-worlds", action="store_true",
+                    help=f"hint bot: a fixed {HINT_WORLDS} worlds a decision instead of --budget (deterministic)")
+    ap.add_argument("--seeds-from", metavar="DB", help="play the seeds of this collection's puzzles")
     ap.add_argument("--json", dest="json_out", help="write every game and the summary here")
+    ap.add_argument("--jsonl", help="append each game here as it ends (kept if the run is stopped)")
     a = ap.parse_args(argv)
     bots = [b for b in a.bots.split(",") if b]
     diffs = [d for d in a.difficulties.split(",") if d]
-    jobs = [(b, d, a.seed + i, a.budget) for b in bots for d in diffs for i in range(a.games)]
+    if a.workers is not None and a.scheduler is not None:
+        ap.error("--workers starts a local cluster; do not combine it with --scheduler")
+    seeds = list(range(a.seed, a.seed + a.games))
+    if a.seeds_from:
+        seeds, diffs = _collection_seeds(a.seeds_from, diffs)
+    budget = None if a.hint_worlds else a.budget
+    # Seed by seed, every bot: a run stopped early has played all bots on the same seeds.
+    jobs = [(b, d, s, budget) for s in seeds for d in diffs for b in bots]
+    done = _played(a.jsonl, budget) if a.jsonl else {}
     t0 = time.perf_counter()
-    with ProcessPoolExecutor(max_workers=a.workers) as ex:
-        results = list(ex.map(_job, jobs, chunksize=1))
+    log = open(a.jsonl, "a") if a.jsonl else None  # noqa: SIM115 - closed below, whatever happens
+    try:
+        results = [done[j[:3]] for j in jobs if j[:3] in done] + run_games(
+            [j for j in jobs if j[:3] not in done], workers=a.workers or os.cpu_count() or 1,
+            scheduler=a.scheduler, show=sys.stderr.isatty(),
+            on_game=None if log is None else lambda g: (log.write(json.dumps(g) + "\n"), log.flush()))
+    finally:
+        if log is not None:
+            log.close()
     wall = time.perf_counter() - t0
     rows = summarize(results)
-    print(f"# {a.games} games per bot and difficulty, seeds {a.seed}..{a.seed + a.games - 1}, "
-          f"hint budget {a.budget}s per decision, {a.workers} workers, {wall:.0f}s wall")  # fmt: skip
+    where = a.scheduler or f"{a.workers or os.cpu_count()} local workers"
+    print(f"# {len(seeds)} games per bot and difficulty, seeds {seeds[0]}..{seeds[-1]}, hint "
+          f"{f'{HINT_WORLDS} worlds' if budget is None else f'budget {budget}s'} per decision, {where}, "
+          f"{wall:.0f}s wall")  # fmt: skip
     print(f"{'bot':12} {'difficulty':13} {'wins':>9} {'rate':>6} {'95% CI':>13} {'turns':>6} "
           f"{'mean s':>8} {'median s':>9} {'p95 s':>7}")  # fmt: skip
     for r in rows:

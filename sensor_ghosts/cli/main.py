@@ -188,6 +188,7 @@ def perft(file: str, depth: int, seed: int, divide: bool, timeout: float) -> Non
 
 
 # The other commands live beside this module, one file each.
+from .collection_cmd import collection  # noqa: E402
 from .generate_cmd import generate  # noqa: E402
 from .hint_cmd import hint_cmd  # noqa: E402
 from .play_cmd import play  # noqa: E402
@@ -195,5 +196,5 @@ from .render_cmd import render  # noqa: E402
 from .serve_cmd import serve  # noqa: E402
 from .solve_cmd import solve, verify  # noqa: E402
 
-for _command in (generate, play, render, solve, verify, hint_cmd, serve):
+for _command in (generate, play, render, solve, verify, hint_cmd, serve, collection):
     main.add_command(_command)
