@@ -8,6 +8,7 @@ checked against bot win rates (issue 35, item 1; docs/COLLECTIONS.md).
 
 from __future__ import annotations
 
+import time
 from dataclasses import asdict, dataclass
 
 from ..rules.cards import SectorType
@@ -30,6 +31,12 @@ machine's speed)."""
 CAREFUL_NODES = 200
 """Node budget of the careful plan's solve (``advisor.legacy.CAREFUL_NODES``
 is 3,000 for a hint; a collection can afford a little more)."""
+SAFETY_SECONDS = 10.0
+"""Time safety net of each feature solve. The budgets above are in nodes, but
+one node's bound (the relaxed game at the root) took over 10 minutes on some
+setups (seeds 5030, 5113, ...: the worst case of issue 37), holding a worker.
+Cut by this, a solve answers 'unknown' as when it runs out of nodes; only
+such a setup's row may then differ between machines."""
 
 
 @dataclass(frozen=True)
@@ -107,7 +114,7 @@ def _keeps_optimum(after: GameState, optimum: int) -> Status | None:
     if optimum <= 1 or not _may_win_within(after, optimum - 1):
         return None
     res = solve(after, mode=Mode.DEAL, objective=Objective.TURNS_ONLY, max_turns=optimum - 1,
-                max_nodes=FIRST_MOVE_NODES)
+                max_nodes=FIRST_MOVE_NODES, timeout=SAFETY_SECONDS)
     return Status(res.status) if res.status in (Status.SOLVED, Status.UNKNOWN) else None
 
 
@@ -116,7 +123,10 @@ def _may_win_within(state: GameState, turns: int) -> bool:
     needed from ``state`` (the relaxed game searched up to ``turns + 1``)
     is more than ``turns``. No clock: the answer depends on the position only."""
     model = Model(state, Mode.DEAL.value)
-    return Heuristic(model).bounds(model.root_state(), turns + 1)[0] <= turns
+    h = Heuristic(model)
+    if h.relaxed is not None:  # the safety net: a search cut short gives a weaker, still valid bound
+        h.relaxed.deadline = time.perf_counter() + SAFETY_SECONDS
+    return h.bounds(model.root_state(), turns + 1)[0] <= turns
 
 
 def _paid(t: Turn) -> int:
@@ -145,7 +155,7 @@ def measure(plan: Plan, optimum: int, *, first_moves: bool = True,
     if first_moves:
         moves, keep, unknown = _first_moves(plan.start, optimum)
     careful = solve(worst_case(plan.start), mode=Mode.DEAL, objective=Objective.TURNS_ONLY,
-                    max_nodes=careful_nodes)
+                    max_nodes=careful_nodes, timeout=SAFETY_SECONDS)
     return Features(
         turns=optimum,
         cards=plan.figures.cards_played,
