@@ -44,7 +44,9 @@ def main(argv: list[str] | None = None) -> None:
     ap.add_argument("--seed", type=int, default=0)
     ap.add_argument("--timeout", type=float, default=60.0, help="the main solve's safety net (seconds)")
     ap.add_argument("--main-nodes", type=int, default=200_000)
-    ap.add_argument("--no-first-moves", dest="first_moves", action="store_false")
+    ap.add_argument("--first-moves", dest="first_moves", action="store_true",
+                    help="count the first moves too (off by default, as in the build command)")
+    ap.add_argument("--no-first-moves", dest="first_moves", action="store_false", help="the default")
     ap.add_argument("--careful-nodes", type=int, default=None)
     a = ap.parse_args(argv)
     seeds = range(a.seed, a.seed + a.seeds)

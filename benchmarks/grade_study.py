@@ -1,8 +1,8 @@
 """Do the grades order difficulty? (issue 35) The bots' win rate per grade.
 
-    sensor-ghosts collection build study.db --count 440 --seed 5000 --workers 2 --no-first-moves
-    python benchmarks/bots.py --seeds-from study.db --bots hint,greedy --budget 0.3 --workers 2 --json games.json
-    python benchmarks/grade_study.py study.db games.json
+    sensor-ghosts collection build held.db --count 480 --seed 6000 --workers 2
+    python benchmarks/bots.py --seeds-from held.db --bots hint,greedy --budget 0.5 --workers 2 --json games.json
+    python benchmarks/grade_study.py held.db games.json
 
 Joins the games (``benchmarks/bots.py --json``) to the collection's puzzles
 by seed and prints, for each bot, the games, wins and win rate (Wilson 95 %

@@ -51,6 +51,7 @@ _EXPORTS: dict[str, tuple[str, str]] = {
     "generate_solved": ("sensor_ghosts.puzzles", "generate_solved"),
     "hint": ("sensor_ghosts.advisor", "hint"),
     "rescan_hint": ("sensor_ghosts.advisor", "rescan_hint"),
+    "flipped_positions": ("sensor_ghosts.advisor", "flipped_positions"),
     "solve_endgame": ("sensor_ghosts.advisor", "solve_endgame"),
     "SensorGhostsError": ("sensor_ghosts.rules.errors", "SensorGhostsError"),
     "InvalidArgumentError": ("sensor_ghosts.rules.errors", "InvalidArgumentError"),

@@ -2,7 +2,7 @@
 that play real games with them."""
 
 from .endgame import EndgameResult, EndgameUnsupported, solve_endgame
-from .search import GameOverObservation, Hint, HintError, hint, rescan_hint
+from .search import GameOverObservation, Hint, HintError, flipped_positions, hint, rescan_hint
 
 __all__ = [
     "EndgameResult",
@@ -10,6 +10,7 @@ __all__ = [
     "GameOverObservation",
     "Hint",
     "HintError",
+    "flipped_positions",
     "hint",
     "rescan_hint",
     "solve_endgame",

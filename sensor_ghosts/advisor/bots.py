@@ -41,7 +41,7 @@ from ..solver.worlds import WorldSampler
 from .legacy import hint as old_hint
 from .legacy import turn_key
 from .policies import fast_turn, policy_turn, rescan_policy
-from .search import after_command, hint, rescan_hint
+from .search import after_command, flipped_positions, hint, rescan_hint
 
 __all__ = ["BOTS", "GameResult", "make_bot", "play_game"]
 
@@ -121,7 +121,8 @@ class HintBot(Bot):
         if h.careful and turn.rescan in rescan_choices(mid, flipped):
             return turn
         left = None if b is None else max(0.05, b - (time.perf_counter() - t0))
-        cols = rescan_hint(observe(mid, player), flipped, budget=left, seed=rng.randrange(2**31))
+        cols = rescan_hint(observe(mid, player), flipped_positions(mid, flipped), budget=left,
+                           seed=rng.randrange(2**31))
         return Turn(turn.command, turn.bolster, turn.second, cols)
 
 

@@ -8,7 +8,7 @@ import random
 import time
 from collections.abc import Sequence
 
-from ..rules.geometry import EARTH
+from ..rules.geometry import EARTH, Pos
 from ..rules.observation import Observation, observe
 from ..rules.rescan import rescan_choices
 from ..rules.setup import Slot
@@ -100,9 +100,19 @@ def choose_rescan(
     return max(choices, key=lambda c: (totals[c], c == fallback, -min(c, default=0)))
 
 
+def flipped_positions(state: GameState, flipped: frozenset[int]) -> frozenset[Pos]:
+    """Where the cards flipped by choice this turn [D23] lie in ``state``.
+    The engine names them by card id (``after_command``); a player, and a
+    sampled world, can only name them by where they are: two cards of the
+    same pair are told apart by nothing the player sees, so a sampled world
+    may give the card at a cell another id than the true one."""
+    return frozenset((r, c) for r, row in enumerate(state.grid, 1) for c, cell in enumerate(row, 1)
+                     if isinstance(cell, Slot) and cell.card.id in flipped)
+
+
 def rescan_hint(
     observation: Observation,
-    flipped: frozenset[int] = frozenset(),
+    flipped_at: frozenset[Pos] = frozenset(),
     *,
     budget: float | None = 0.5,
     seed: int = 0,
@@ -110,7 +120,8 @@ def rescan_hint(
 ) -> frozenset[int]:
     """The re-scan for a turn whose command has been played and its result seen:
     ``observation`` is the player's view after the command and the draw, before
-    the re-scan; ``flipped``, the cards flipped by choice this turn [D23]."""
+    the re-scan; ``flipped_at``, the cells (row, column) of the cards flipped
+    by choice this turn [D23], where they lie now (``flipped_positions``)."""
     t0 = time.perf_counter()
     sampler = WorldSampler(observation)
     rng = random.Random(seed)
@@ -118,6 +129,8 @@ def rescan_hint(
     mids = []
     for _ in range(worlds):
         w = sampler.sample(rng)
-        mids.append((w, flipped, world_odds(w, marginals)))
+        # The world's own ids of the cards at those cells (see flipped_positions).
+        ids = frozenset(cell.card.id for cell in map(w.cell, flipped_at) if isinstance(cell, Slot))
+        mids.append((w, ids, world_odds(w, marginals)))
     deadline = math.inf if budget is None else t0 + budget
     return choose_rescan(mids, deadline)

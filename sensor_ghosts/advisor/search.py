@@ -86,7 +86,7 @@ from .continuation import (
     plan_survival,
     world_odds,
 )
-from .rescan_choice import choose_rescan, rescan_hint, rescans_by_outcome
+from .rescan_choice import choose_rescan, flipped_positions, rescan_hint, rescans_by_outcome
 from .rescan_choice import signature as _signature
 
 # The names above that this module no longer defines stay importable from it
@@ -115,6 +115,7 @@ __all__ = [
     "commands",
     "continuation",
     "finish",
+    "flipped_positions",
     "hint",
     "in_world",
     "near_careful",

@@ -51,8 +51,9 @@ def collection() -> None:
 @click.option("--workers", type=click.IntRange(min=1), default=None,
               help="Worker processes of the local Dask cluster (default 2).")
 @click.option("--scheduler", default=None, help="Address of a running Dask scheduler, e.g. tcp://host:8786.")
-@click.option("--first-moves/--no-first-moves", default=True, show_default=True,
-              help="Count the first moves that keep the optimum (most of the time per puzzle).")
+@click.option("--first-moves/--no-first-moves", default=False, show_default=True,
+              help="Also count the first moves that keep the optimum (a feature to query; not graded): "
+                   "seconds to minutes more per puzzle.")
 @click.option("--careful-nodes", type=click.IntRange(min=1), default=None,
               help="Node budget of the careful plan's solve (default: grades.CAREFUL_NODES).")
 @rule_options
@@ -110,8 +111,11 @@ def query_cmd(db, grade, turns, fmt) -> None:
                 click.echo(json.dumps(r, sort_keys=True))
             else:
                 f = r["features"]
+                careful = "none found" if f["careful_turns"] is None else f"{f['careful_turns']} turns"
+                first = "" if f["first_moves"] is None else \
+                    f"  first moves {f['first_moves_optimal']}/{f['first_moves']} keep the optimum"
                 click.echo(f"{r['game_id']:24} {r['grade']:9} {r['turns']:3} turns {r['cards']:3} cards "
-                           f"proof {r['proof']:8} first moves {f['first_moves_optimal']}/{f['first_moves']}")
+                           f"proof {r['proof']:8} careful route {careful}{first}")
     except SensorGhostsError as e:
         fail(str(e))
 

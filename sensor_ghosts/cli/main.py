@@ -9,7 +9,9 @@ for 'unknown within the limits'.
 from __future__ import annotations
 
 import json
+import signal
 import sys
+import threading
 
 import click
 
@@ -27,8 +29,20 @@ from .common import (
 CONTEXT = {"help_option_names": ["-h", "--help"], "max_content_width": 100}
 
 
+class _Terminated(BaseException):
+    """SIGTERM, raised where the program is so that every ``finally`` runs:
+    a collection build closes its Dask cluster (its worker processes would
+    otherwise outlive it) and a half-written output file is removed."""
+
+
+def _raise_terminated(signum: int, frame: object) -> None:
+    raise _Terminated
+
+
 class _Main(click.Group):
     def invoke(self, ctx: click.Context) -> object:
+        main_thread = threading.current_thread() is threading.main_thread()
+        before = signal.signal(signal.SIGTERM, _raise_terminated) if main_thread else None
         # Ctrl-C before a command's own handler is in place (while it loads
         # its modules or kernels) exits 130 too, not with Click's "Aborted!"
         # and status 1.
@@ -37,6 +51,12 @@ class _Main(click.Group):
         except KeyboardInterrupt:
             click.echo("sensor-ghosts: interrupted", err=True)
             ctx.exit(130)
+        except _Terminated:
+            click.echo("sensor-ghosts: terminated", err=True)
+            ctx.exit(143)
+        finally:
+            if main_thread:  # as it was: the caller may be a test run, not this program
+                signal.signal(signal.SIGTERM, before)
 
 
 @click.group(cls=_Main, context_settings=CONTEXT)

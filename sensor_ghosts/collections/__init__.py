@@ -4,7 +4,7 @@
     summary = build("puzzles.db", range(100), RuleOptions(), workers=2)
     hard = list(rows("puzzles.db", grade="hard", turns=(12, 13)))
 
-docs/COLLECTIONS.md describes the schema, the grades (provisional) and how a
+docs/COLLECTIONS.md describes the schema, the grades and how a
 build runs on a cluster. Importing this package loads neither Dask nor the
 solver; ``build`` and the grades do.
 """

@@ -50,7 +50,7 @@ def game_id(seed: int, options: RuleOptions) -> str:
     return format_game_id(make_game_id(seed, options))
 
 
-def analyse_seed(seed: int, options: RuleOptions, timeout: float, first_moves: bool = True,
+def analyse_seed(seed: int, options: RuleOptions, timeout: float, first_moves: bool = False,
                  careful_nodes: int | None = None, main_nodes: int = MAIN_NODES) -> dict[str, Any]:
     """One seed's row (``status`` 'ok'), or why it gives none ('skipped' and
     ``reason``). Runs on a worker. Every solve is bounded by nodes, so the
@@ -60,7 +60,8 @@ def analyse_seed(seed: int, options: RuleOptions, timeout: float, first_moves: b
     from ..generators.generate import generate_setup
     from ..rules import notation
     from ..solver.result import Objective
-    from .grades import CAREFUL_NODES, GRADES, grade, measure
+    from .grade_rule import GRADES
+    from .grades import CAREFUL_NODES, grade, measure
 
     t0 = time.perf_counter()
     setup = generate_setup(seed, options)
@@ -155,7 +156,7 @@ class Summary:
         out = [f"{self.added} puzzle(s) added from {self.seeds} seed(s) in {self.seconds:.1f} s "
                f"({rate:.2f} puzzles/s, {self.workers} worker(s)); {self.already} seed(s) already stored"]
         if self.grades:
-            from .schema import GRADES
+            from .grade_rule import GRADES
 
             out.append("grades: " + ", ".join(f"{g} {self.grades[g]}" for g in GRADES))
         for seed, why in sorted(self.skipped.items()):
@@ -187,7 +188,7 @@ def build(
     timeout: float = MAIN_TIMEOUT,
     workers: int = 2,
     scheduler: str | None = None,
-    first_moves: bool = True,
+    first_moves: bool = False,
     careful_nodes: int | None = None,
     main_nodes: int = MAIN_NODES,
     on_result: Callable[[Any, dict, int, int], None] | None = None,
@@ -195,7 +196,7 @@ def build(
     """Add the puzzles of ``seeds`` to the collection at ``path`` (made if
     missing), on a LocalCluster of ``workers`` processes, or on the Dask
     scheduler at ``scheduler``. ``first_moves``: measure the first-move
-    counts (``grades.measure``); ``careful_nodes``: the careful plan's node
+    counts too (``grades.measure``; a feature, not graded, and slow); ``careful_nodes``: the careful plan's node
     budget (``grades.CAREFUL_NODES`` when None). ``on_result(client, row, done, total)`` is
     called after each row is written (progress, tests)."""
     from distributed import Client, as_completed

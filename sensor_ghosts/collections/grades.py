@@ -1,9 +1,9 @@
-"""Difficulty features of a solved puzzle, and a provisional grade from them.
+"""Difficulty features of a solved puzzle, and its grade.
 
 The features are measured with the solver and the rules engine's log of the
-optimal plan (``Plan.logs``); the grade is one function of them
-(``grade``). PROVISIONAL: its thresholds were set by judgement, not yet
-checked against bot win rates (issue 35, item 1; docs/COLLECTIONS.md).
+optimal plan (``Plan.logs``); the grade is a function of three of them
+(``grade_rule``, which says how it was fitted and checked against the
+bots' win rates; docs/COLLECTIONS.md).
 """
 
 from __future__ import annotations
@@ -22,7 +22,7 @@ from ..solver.plan import Plan
 from ..solver.result import Mode, Objective, Status
 from ..solver.search import Heuristic
 from ..solver.worlds import worst_case
-from .schema import GRADES
+from .grade_rule import grade_of
 
 FIRST_MOVE_NODES = 25
 """Node budget of each solve that asks whether a first move keeps the optimum
@@ -175,24 +175,6 @@ def measure(plan: Plan, optimum: int, *, first_moves: bool = True,
 
 
 def grade(f: Features) -> tuple[str, int]:
-    """The provisional grade and its points. Points: length (0 for up to 10
-    turns, then one a turn up to 3); a narrow start (2 when one first move
-    keeps the optimum, 1 for two or three); one for each technique the optimum
-    needs (Deep Scan, three-card wild, bolster, boost chain, second pass);
-    hidden-information risk (2 when no careful route was found, 1 when the
-    careful route is 2+ turns longer). Then 0-2 easy, 3-4 medium, 5-6 hard,
-    7+ fiendish."""
-    points = min(3, max(0, f.turns - 10))
-    if f.first_moves_optimal is None:
-        pass  # not measured: no points either way
-    elif f.first_moves_optimal <= 1:
-        points += 2
-    elif f.first_moves_optimal <= 3:
-        points += 1
-    points += sum((f.deep_scan, f.wild_three, f.bolster, f.boost_chain, f.second_pass))
-    if f.careful_turns is None:
-        points += 2
-    elif f.careful_turns - f.turns >= 2:
-        points += 1
-    rank = 0 if points <= 2 else 1 if points <= 4 else 2 if points <= 6 else 3
-    return GRADES[rank], points
+    """The grade and its points (``grade_rule``: the length over 10 turns,
+    14 cards or more, no careful route found)."""
+    return grade_of(f.as_dict())

@@ -3,7 +3,10 @@
 A ``meta`` table says what the file is (``kind`` = ``sensor-ghosts collection``)
 and which schema it follows; a file without it, or with another kind or a
 newer schema, is refused (``CollectionError``) before anything is written to
-it. ``puzzles`` holds one row per puzzle keyed by its game ID (which names the
+it. ``meta`` also names the grade rule (``grade_rule.GRADE_RULE``) its grades
+follow: a file graded by another rule is graded again from its stored
+features when it is opened, so that one collection never mixes two rules.
+``puzzles`` holds one row per puzzle keyed by its game ID (which names the
 options and the seed, so the same puzzle can never be stored twice);
 ``skipped`` one row per seed that gave no puzzle, with the reason, so that a
 resumed build does not try it again.
@@ -11,15 +14,16 @@ resumed build does not try it again.
 
 from __future__ import annotations
 
+import json
 import sqlite3
 from pathlib import Path
 
 from ..rules.errors import SensorGhostsError
+from .grade_rule import GRADE_RULE, GRADES, grade_of
 
 KIND = "sensor-ghosts collection"
 SCHEMA_VERSION = 1
-GRADES = ("easy", "medium", "hard", "fiendish")
-"""The grades, easy to hard (``grade_rank`` is the index); ``grades.grade`` gives them."""
+__all__ = ["GRADES", "KIND", "SCHEMA_VERSION", "CollectionError", "open_collection"]
 
 
 class CollectionError(SensorGhostsError):
@@ -88,9 +92,11 @@ def open_collection(path: str | Path, *, create: bool = False) -> sqlite3.Connec
             with con:
                 con.executescript(_TABLES)
                 con.executemany("INSERT INTO meta VALUES (?, ?)",
-                                [("kind", KIND), ("schema_version", str(SCHEMA_VERSION))])
+                                [("kind", KIND), ("schema_version", str(SCHEMA_VERSION)),
+                                 ("grade_rule", str(GRADE_RULE))])
         else:
             _check(con, path)
+            _regrade(con, path)
     except sqlite3.DatabaseError as e:
         con.close()
         raise _refuse(path, f"corrupt or not a collection ({e})") from None
@@ -120,3 +126,24 @@ def _check(con: sqlite3.Connection, path: Path) -> None:
     bad = con.execute("PRAGMA quick_check").fetchone()[0]
     if bad != "ok":
         raise _refuse(path, f"corrupt database ({bad})")
+
+
+def _regrade(con: sqlite3.Connection, path: Path) -> None:
+    """Grade every row again from its stored features when the file's grades
+    follow another rule than this sensor-ghosts's (one transaction)."""
+    rule = dict(con.execute("SELECT key, value FROM meta")).get("grade_rule")
+    if rule == str(GRADE_RULE):
+        return
+    try:
+        with con:
+            for gid, feats in con.execute("SELECT game_id, features FROM puzzles").fetchall():
+                try:
+                    name, points = grade_of(json.loads(feats))
+                except (ValueError, KeyError, TypeError) as e:
+                    raise _refuse(path, f"puzzle {gid}: unreadable features ({e})") from None
+                con.execute("UPDATE puzzles SET grade = ?, grade_rank = ?, score = ? WHERE game_id = ?",
+                            (name, GRADES.index(name), points, gid))
+            con.execute("INSERT OR REPLACE INTO meta VALUES ('grade_rule', ?)", (str(GRADE_RULE),))
+    except sqlite3.OperationalError as e:  # e.g. a read-only file
+        raise _refuse(path, f"its grades follow grade rule {rule or 1}, this sensor-ghosts grades by rule "
+                            f"{GRADE_RULE}, and they cannot be updated ({e})") from None

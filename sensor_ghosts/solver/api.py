@@ -192,12 +192,13 @@ def _split_solve(model: Model, roots: list[Root], t0: float, timeout: float | No
         h_cards.relaxed.deadline = deadline
     guess = min(h_cards.bounds(st, INF_TURNS)[0] for st, _ in roots)
     nodes = 0
+    none_within = 0  # the card search proved no plan of this many turns
     if guess < INF_TURNS and (max_turns is None or guess <= max_turns):
         out = split.fewest_cards(model, roots, guess, deadline=deadline, heuristic=h_cards, progress=progress,
                                  max_nodes=max_nodes, max_states=max_states, any_cards=any_cards)
         if out.status != Status.UNSOLVABLE:
             return out  # solved, or 'unknown' with the bound T >= guess
-        nodes = out.nodes
+        nodes, none_within = out.nodes, guess
     left = None if timeout is None else max(0.0, timeout - (time.perf_counter() - t0))
     out = astar(model, roots, objective=Objective.TURNS_ONLY.value, timeout=left, max_states=max_states, progress=progress,
                 max_nodes=None if max_nodes is None else max(0, max_nodes - nodes), max_turns=max_turns)
@@ -211,6 +212,11 @@ def _split_solve(model: Model, roots: list[Root], t0: float, timeout: float | No
         out.nodes += nodes
     else:
         out.nodes = nodes
+    if out.status == Status.UNKNOWN and none_within:
+        # The card search proved no plan of ``guess`` turns, and none is
+        # shorter (``guess`` is admissible): the optimum is at least guess + 1,
+        # whatever the A* cut short by the clock got to bound.
+        out.bound = max(out.bound or 0, none_within + 1)
     return out
 
 

@@ -219,10 +219,38 @@ def _features(**kw) -> Features:
 
 def test_grades_order_by_points():
     assert grade(_features()) == ("easy", 0)
-    assert grade(_features(turns=12, deep_scan=True, second_pass=True)) == ("medium", 4)
-    assert grade(_features(turns=13, first_moves_optimal=1)) == ("hard", 5)
-    assert grade(_features(turns=14, first_moves_optimal=1, careful_turns=None, careful_status="unknown"))[0] \
-        == "fiendish"
+    # Techniques and the first moves earn no points (grade_rule says why).
+    assert grade(_features(deep_scan=True, second_pass=True, bolster=True, first_moves_optimal=1)) == ("easy", 0)
+    assert grade(_features(turns=11)) == ("medium", 1)
+    assert grade(_features(cards=14)) == ("medium", 1)
+    assert grade(_features(careful_turns=None, careful_status="unknown")) == ("medium", 1)
+    assert grade(_features(turns=11, cards=14)) == ("hard", 2)
+    assert grade(_features(turns=12, careful_turns=None, careful_status="unsolvable")) == ("fiendish", 3)
+    assert grade(_features(turns=15, cards=20, careful_turns=None, careful_status="unknown")) == ("fiendish", 5)
+
+
+def test_an_older_rule_is_graded_again_on_open(one_worker, tmp_path):
+    """A collection whose grades follow another rule gets this rule's grades
+    from its stored features when opened, and its meta says so."""
+    import shutil
+
+    from sensor_ghosts.collections.grade_rule import GRADE_RULE, GRADES, grade_of
+
+    path, _ = one_worker
+    old = tmp_path / "old.db"
+    shutil.copy(path, old)
+    con = sqlite3.connect(old)
+    with con:
+        con.execute("UPDATE puzzles SET grade = 'easy', grade_rank = 0, score = -1")
+        con.execute("DELETE FROM meta WHERE key = 'grade_rule'")
+    con.close()
+    con = open_collection(old)
+    got = con.execute("SELECT features, grade, grade_rank, score FROM puzzles").fetchall()
+    rule = dict(con.execute("SELECT key, value FROM meta"))["grade_rule"]
+    con.close()
+    assert got and rule == str(GRADE_RULE)
+    for feats, name, rank, score in got:
+        assert (name, score) == grade_of(json.loads(feats)) and rank == GRADES.index(name)
 
 
 @pytest.fixture(scope="module")
@@ -284,3 +312,41 @@ def test_main_solve_budgets_are_nodes():
     assert not isinstance(part, str) and part.objective == "turns-only" and part.turns == full.turns
     assert _main_solve(setup, 60.0, 5) == "not solved within 5 nodes (at least 11 turns)"
     assert _main_solve(setup, 1e-9, 200_000) == "timeout"
+
+
+def test_sigterm_stops_a_build_and_its_workers(tmp_path):
+    """SIGTERM to `collection build` exits 143 with one line, keeps the rows
+    finished, and leaves no worker process of its local cluster behind."""
+    import signal
+    import subprocess
+    import sys
+    import time
+
+    import psutil
+
+    db = tmp_path / "t.db"
+    p = subprocess.Popen([sys.executable, "-m", "sensor_ghosts", "collection", "build", str(db), "--count", "200",
+                          "--workers", "2", "--no-first-moves"],
+                         stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    try:
+        deadline = time.monotonic() + 240
+        stored = 0
+        while stored == 0 and p.poll() is None and time.monotonic() < deadline:
+            time.sleep(0.5)
+            if db.exists():
+                try:
+                    stored = sqlite3.connect(db).execute("SELECT count(*) FROM puzzles").fetchone()[0]
+                except sqlite3.Error:
+                    pass
+        assert stored > 0 and p.poll() is None, "the build stored nothing, or ended, before the signal"
+        workers = psutil.Process(p.pid).children(recursive=True)
+        assert workers
+        p.send_signal(signal.SIGTERM)
+        out, err = p.communicate(timeout=60)
+        assert p.returncode == 143 and "terminated" in err and "Traceback" not in err, err
+        gone, alive = psutil.wait_procs(workers, timeout=30)
+        assert not alive, [w.cmdline() for w in alive]
+        assert len(list(rows(db))) >= stored
+    finally:
+        if p.poll() is None:
+            p.kill()

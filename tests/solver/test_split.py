@@ -164,6 +164,20 @@ def test_solve_tries_the_relaxed_bound_as_the_turns_then_falls_back(seed, mode):
     assert r.plan.replay()[-1].outcome.status is Status.WON
 
 
+def test_a_fewest_turns_search_cut_short_keeps_what_the_card_search_proved(monkeypatch):
+    # Setup 54 (open mode): the card search proves no plan of 10 turns (the
+    # relaxed bound at the roots), so the optimum is at least 11, however
+    # little the fewest-turns A* that follows gets done before its limit
+    # (stood in for here by one that stops at once with a bound of 3; a
+    # clock-cut A* reported "at least 4" on setup 654).
+    import sensor_ghosts.solver.api as api
+    from sensor_ghosts.solver.search import SearchOutcome
+
+    monkeypatch.setattr(api, "astar", lambda *a, **k: SearchOutcome("unknown", None, None, 3, 0, "time"))
+    r = solve(generate_setup(seed=54), mode="open", objective="turns-only", timeout=60)
+    assert r.status == "unknown" and r.bound == 11
+
+
 def _payments_by_commands(m, base, hands, head):
     """What each (pay class, pod move) is paid with, straight from
     ``Model.commands`` (no memo, no places): the reference."""
