@@ -13,7 +13,8 @@ figure that does not grow with the other work on the machine; the wall time is
 kept beside it. With ``--jsonl`` each result is appended as it arrives and a
 later run skips what the file holds (resume; the same file is also the data
 for the tables). Prints, per variant, mode and objective: the count settled
-(solved or unsolvable) and unsettled, the winnable share, the distribution of
+(solved or unsolvable), unsettled and failed (an exception in the solver,
+listed with its message: a bug), the winnable share, the distribution of
 CPU seconds (median, p95, p99, max), every seed over ``--slow`` seconds with
 its time, and every unsettled seed; then the optimal turns' distribution per
 variant (deal mode, fewest turns).
@@ -69,11 +70,15 @@ def solve_one(variant: str, seed: int, mode: str, objective: str, timeout: float
     setup = generate_setup(seed, _options(variant))
     compiled.load_for(initial_state(setup, setup.deal), notice=None)  # once a process, outside the clock
     c0, t0 = time.process_time(), time.perf_counter()
-    r = solve(setup, mode=mode, objective=objective, timeout=timeout, progress=None)
-    cpu, wall = time.process_time() - c0, time.perf_counter() - t0
-    return {"variant": variant, "seed": seed, "mode": mode, "objective": objective, "timeout": timeout,
-            "status": str(r.status), "turns": r.turns, "bound": r.bound, "nodes": r.nodes,
-            "cpu": round(cpu, 4), "wall": round(wall, 4)}
+    row: dict[str, Any] = {"variant": variant, "seed": seed, "mode": mode, "objective": objective,
+                           "timeout": timeout}
+    try:
+        r = solve(setup, mode=mode, objective=objective, timeout=timeout, progress=None)
+        row.update(status=str(r.status), turns=r.turns, bound=r.bound, nodes=r.nodes)
+    except Exception as e:  # a solver bug (e.g. a plan the engine refuses): recorded, listed, not fatal
+        row.update(status="error", turns=None, bound=None, nodes=None, error=f"{type(e).__name__}: {e}")
+    row.update(cpu=round(time.process_time() - c0, 4), wall=round(time.perf_counter() - t0, 4))
+    return row
 
 
 def _key(row: dict[str, Any]) -> tuple:
@@ -90,14 +95,15 @@ def report(rows: list[dict[str, Any]], slow: float) -> None:
     for r in rows:
         groups[(r["variant"], r["mode"], r["objective"])].append(r)
     print(f"{'variant':14s} {'mode':5s} {'objective':10s} {'n':>6s} {'settled':>8s} {'unknown':>8s} "
-          f"{'winnable':>9s} {'median':>8s} {'p95':>8s} {'p99':>8s} {'max':>8s}  (CPU seconds)")
+          f"{'errors':>6s} {'winnable':>9s} {'median':>8s} {'p95':>8s} {'p99':>8s} {'max':>8s}  (CPU seconds)")
     for (v, m, o), rs in sorted(groups.items()):
         cpu = [r["cpu"] for r in rs]
         unknown = [r for r in rs if r["status"] == "unknown"]
+        errors = [r for r in rs if r["status"] == "error"]
         won = sum(r["status"] == "solved" for r in rs)
-        print(f"{v:14s} {m:5s} {o:10s} {len(rs):6d} {len(rs) - len(unknown):8d} {len(unknown):8d} "
-              f"{won / len(rs):9.1%} {_pct(cpu, 0.5):8.3f} {_pct(cpu, 0.95):8.3f} {_pct(cpu, 0.99):8.3f} "
-              f"{max(cpu):8.3f}")
+        print(f"{v:14s} {m:5s} {o:10s} {len(rs):6d} {len(rs) - len(unknown) - len(errors):8d} {len(unknown):8d} "
+              f"{len(errors):6d} {won / len(rs):9.1%} {_pct(cpu, 0.5):8.3f} {_pct(cpu, 0.95):8.3f} "
+              f"{_pct(cpu, 0.99):8.3f} {max(cpu):8.3f}")
     for (v, m, o), rs in sorted(groups.items()):
         over = sorted((r for r in rs if r["cpu"] > slow), key=lambda r: -r["cpu"])
         unknown = [r for r in rs if r["status"] == "unknown"]
@@ -105,6 +111,9 @@ def report(rows: list[dict[str, Any]], slow: float) -> None:
             print(f"\n{v} {m} {o}: {len(over)} over {slow:g} s: "
                   + ", ".join(f"{r['seed']} ({r['cpu']:.1f}s{', ' + r['status'] if r['status'] != 'solved' else ''})"
                               for r in over[:40]) + (" ..." if len(over) > 40 else ""))
+        for r in rs:
+            if r["status"] == "error":
+                print(f"{v} {m} {o}: ERROR on seed {r['seed']}: {r['error']}")
         if unknown:
             print(f"{v} {m} {o}: unsettled: " + ", ".join(
                 f"{r['seed']} (at least {r['bound']})" for r in unknown[:40]) + (" ..." if len(unknown) > 40 else ""))

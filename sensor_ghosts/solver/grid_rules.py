@@ -35,7 +35,7 @@ class Branch:
     """Mutable grid-and-ship part of a state while a turn is being resolved."""
 
     __slots__ = ("ship", "pod", "shields", "held", "rot", "masks", "samples", "ops", "dead", "won",
-                 "pend", "spend", "xrows")
+                 "pend", "spend", "xrows", "chosen")
     ship: Pos
     pod: Pos | None
     shields: int
@@ -49,6 +49,7 @@ class Branch:
     pend: list[list]  # pending flips: [cards they may no longer flip (bits), made this turn]
     spend: list[int]  # pending shifts: the rows each may no longer shift (bits)
     xrows: list[int]  # the rows of this turn's explicit flips
+    chosen: list[tuple[int, int]]  # (row, card) of this turn's pending flips applied this turn
 
     def copy(self) -> Branch:
         b = Branch.__new__(Branch)
@@ -58,6 +59,7 @@ class Branch:
         b.pend = [list(e) for e in self.pend]
         b.spend = list(self.spend)
         b.xrows = list(self.xrows)
+        b.chosen = list(self.chosen)
         return b
 
 
@@ -126,6 +128,11 @@ class GridRules:
             b2.masks[r] = xor_set(before, j)
             b2.ops.append((r, "xor", j, before))
             b2.ops.append((r, "papply", k, j))
+            if e[1]:
+                # Made this turn and applied now (the pod, or a second
+                # action, met the card): a flip by choice this turn, which
+                # this turn's re-scan may not flip again ([D23], ``_grid_end``).
+                b2.chosen.append((r, j))
             del b2.pend[k]
             out.append(b2)
         for bb in out:
@@ -427,6 +434,7 @@ class GridRules:
         b.pend = [[m, False] for m in st[PEND] if m < SHIFT_TAG]
         b.spend = [m ^ SHIFT_TAG for m in st[PEND] if m >= SHIFT_TAG]
         b.xrows = []
+        b.chosen = []
         return b
 
 

@@ -487,7 +487,7 @@ class Model(GridRules, CardRules):
             if sr + 2 <= 7:
                 ri = sr + 1
                 ex = 0
-                for (fr, fj) in flipped:
+                for (fr, fj) in (*flipped, *bb.chosen):
                     if fr == ri:
                         ex |= 1 << fj
                 before = bb.masks[ri]

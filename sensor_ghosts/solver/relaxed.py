@@ -282,6 +282,12 @@ class RelaxedBound:
             return min(got[0], cap)
         self._timed_out = False
         value = self._search(ship, rot, masks, held, shields, vir, credits, cap)
+        if got is not None and got[0] > value:
+            # Only a search cut by the clock answers below a proven "at
+            # least": keep that. (Overwriting it with the 0 of a search
+            # called past the deadline made every open-mode root after the
+            # first, all the same relaxed state, fall to the grid bound.)
+            value = got[0]
         if len(self._cache) > 500_000:
             self._cache.clear()
         exact = not self._timed_out and (value < cap or value >= INF)

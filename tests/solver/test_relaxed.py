@@ -86,6 +86,23 @@ def test_cap_stops_the_search_early():
     assert h2.relaxed.turns(st) == full
 
 
+
+def test_a_search_past_the_deadline_keeps_a_proven_at_least():
+    # A capped search proves "at least 3"; one called after the deadline
+    # answers 0 at once, which must not replace it: in open mode every root
+    # is the same relaxed state, and the roots after a cut first one fell to
+    # the grid bound ("at least 4" on setup 654, whose optimum is 15 or more).
+    import time
+
+    setup = generate_setup(seed=7)
+    m = Model(initial_state(setup, setup.deal), "deal")
+    h = Heuristic(m)
+    st = m.root_state()
+    assert h.relaxed.turns(st, cap=3) == 3
+    h.relaxed.deadline = time.perf_counter() - 1.0
+    assert h.relaxed.turns(st) == 3
+    assert h.relaxed.turns(st) == 3
+
 @pytest.mark.parametrize(("seed", "optimum"), OPTIMA)
 def test_bound_along_a_whole_optimal_game(seed, optimum):
     # Optimal plans for whole generated setups, found by this solver (0.3 s to

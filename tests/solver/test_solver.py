@@ -159,6 +159,20 @@ def test_plan_figures_are_the_replays(seed):
         assert (figures.turns, figures.cards_played, figures.shields_spent, figures.cards_left) == (
             len(states) - 1, played, spent, left)
 
+
+def test_a_deep_scan_flip_met_by_the_pod_is_not_re_scanned_that_turn():
+    # Escape pod, setup 444, open mode. A Deep Scan's deferred flip
+    # (``Model.observe``) was applied when the pod met the card, in the row
+    # two ahead of the ship, and the same turn's re-scan flipped that card
+    # again, which [D23] forbids: the plan did not replay (turn 6, "D2 flip
+    # 5,1 pod U; rescan 1,2"; found by benchmarks/worst_case.py). ``solve``
+    # replays its plan and raises on an illegal turn.
+    from sensor_ghosts.rules.options import RuleOptions
+
+    r = solve(generate_setup(444, RuleOptions(escape_pod=True)), mode="open", objective="turns-only", timeout=60)
+    assert r.status == "solved" and r.turns == 10
+    assert r.plan.replay()[-1].outcome.status is Status.WON
+
 def test_expected_mode_certain_win_and_bounds():
     r = solve(near_earth(4), mode="expected", max_nodes=2000)
     assert r.status == "solved" and r.win_probability == pytest.approx(1.0)
