@@ -129,7 +129,7 @@ def solve(
         else:
             roots = [(model.root_state(), None)]
         if split.applies(model, roots) and (objective == Objective.TURNS or (
-                objective == Objective.TURNS_ONLY and lazy_draws.applies(model))):
+                objective == Objective.TURNS_ONLY and _card_search_first(model))):
             out = _split_solve(model, roots, t0, timeout, max_nodes, max_states, progress, max_turns,
                                any_cards=objective == Objective.TURNS_ONLY)
         else:
@@ -165,6 +165,17 @@ def _result(model: Model, out: SearchOutcome, instance: Setup | GameState, deal:
     )
 
 
+def _card_search_first(model: Model) -> bool:
+    """Whether the fewest turns alone ('turns-only') are sought by the card
+    search first (``_split_solve``) rather than by the fewest-turns A*: in
+    open mode with lazy draws, where the card search's card states are few
+    (``lazy_draws``), and with more players or the escape pod, whose card
+    states (several hands, the pod's values) make the A*'s joint states
+    many. Solo without the pod the A* alone is faster (docs/SOLVER.md,
+    "Worst case"). Either way the answer is exact; this is speed only."""
+    return lazy_draws.applies(model) or model.players > 1 or model.options.escape_pod
+
+
 def _split_solve(model: Model, roots: list[Root], t0: float, timeout: float | None, max_nodes: int | None,
                  max_states: int, progress: Callable[[dict], None] | None,
                  max_turns: int | None, any_cards: bool = False) -> SearchOutcome:
@@ -179,10 +190,9 @@ def _split_solve(model: Model, roots: list[Root], t0: float, timeout: float | No
     needed. When the card search finds no plan of that many turns, the A*
     finds T, then the card search runs at T. ``any_cards`` ('turns-only'):
     the card search takes the first plan of T turns it finds, and the A*'s
-    plan stands when it is needed (open mode with lazy draws, where the
-    card search's card states are few: ``lazy_draws``; in deal mode the A*
-    alone is faster, the card search took 1.35 of its time per setup on
-    setups 0-199)."""
+    plan stands when it is needed (where ``_card_search_first`` says so;
+    solo in deal mode the A* alone is faster, the card search took 1.35 of
+    its time per setup on setups 0-199)."""
     # The card search's checks let the relaxed game's far rows go: they
     # prove grids dead faster so. The A*, if needed, keeps them: its
     # priorities are the relaxed values (relaxed.py, "Rows left behind").
