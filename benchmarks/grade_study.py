@@ -25,9 +25,9 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 from sensor_ghosts.advisor.search import wilson  # noqa: E402
+from sensor_ghosts.collections.grade_rule import GRADES  # noqa: E402
 from sensor_ghosts.collections.grades import Features, grade  # noqa: E402
 from sensor_ghosts.collections.query import rows  # noqa: E402
-from sensor_ghosts.collections.schema import GRADES  # noqa: E402
 
 
 def load(db: str, games_json: str) -> tuple[dict[int, Features], dict[str, dict[int, bool]]]:

@@ -196,9 +196,10 @@ def build(
     """Add the puzzles of ``seeds`` to the collection at ``path`` (made if
     missing), on a LocalCluster of ``workers`` processes, or on the Dask
     scheduler at ``scheduler``. ``first_moves``: measure the first-move
-    counts too (``grades.measure``; a feature, not graded, and slow); ``careful_nodes``: the careful plan's node
-    budget (``grades.CAREFUL_NODES`` when None). ``on_result(client, row, done, total)`` is
-    called after each row is written (progress, tests)."""
+    counts too (``grades.measure``; a feature, not graded, and slow);
+    ``careful_nodes``: the careful plan's node budget (``grades.CAREFUL_NODES``
+    when None). ``on_result(client, row, done, total)`` is called after each
+    row is written (progress, tests)."""
     from distributed import Client, as_completed
 
     con = open_collection(path, create=True)

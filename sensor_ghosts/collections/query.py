@@ -9,7 +9,8 @@ from pathlib import Path
 from typing import Any
 
 from ..rules.errors import InvalidArgumentError
-from .schema import GRADES, CollectionError, open_collection
+from .grade_rule import GRADES
+from .schema import CollectionError, open_collection
 
 
 def parse_turns(text: str) -> tuple[int, int]:

@@ -23,7 +23,7 @@ from .grade_rule import GRADE_RULE, GRADES, grade_of
 
 KIND = "sensor-ghosts collection"
 SCHEMA_VERSION = 1
-__all__ = ["GRADES", "KIND", "SCHEMA_VERSION", "CollectionError", "open_collection"]
+__all__ = ["KIND", "SCHEMA_VERSION", "CollectionError", "open_collection"]
 
 
 class CollectionError(SensorGhostsError):
