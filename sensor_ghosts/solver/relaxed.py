@@ -13,8 +13,8 @@ Why every real plan maps onto a relaxed path of no more turns (so the relaxed
 optimum is admissible), rule by rule:
 
 * **Cards.** A real turn plays cards for one action; the relaxed turn takes
-  the same action without them. (It is used only where one action is one turn:
-  no §12 second action. The escape pod's part of the bound stays in
+  the same action without them. (With the §12 second action see "A second
+  action" below. The escape pod's part of the bound stays in
   ``search.Heuristic``.)
 * **Rotations are tracked exactly.** A row turns only when a re-scan shifts it
   (it is the row ahead of the ship at the end of a turn, §8) or a Deep Scan
@@ -134,6 +134,29 @@ could show any card for free, and from the dock the relaxed game often needed
 times the states; it takes the rows below the highest moved one as moved
 too (fewer tables, weaker only below the ship). The values are the same.
 
+**A second action** (§12: once a turn, before the draw, a held virus
+sample is spent for a second action). A turn of the relaxed game may then
+take an action without the turn's end (no re-scan shift or flips, no turn
+counted), paying one held virus, and its next action ends the turn; the
+virus may be one just taken. So a real turn of two actions is the free
+action followed by the paid one, the re-scan after both, as in the real
+turn. The bolster of the paid action may use samples taken by the free
+one (more than the real turn allows: optimistic). What would make free
+actions plentiful is gone: the virus tokens taken are tracked (a token
+counts once, not again on a return), and only while the held samples and
+those on the board are at most 3 (``applies``), so that the kernel's count
+of held samples, which stops at 3, never loses one that could pay. The
+guiding bounds change too while a second action may still come (a virus
+held or on the board beyond the ``need`` the way must end with, F of
+them): the grid distance and the static-rows table count actions, and a
+turn takes at most two, so the bound is the larger of half of them and
+them less F. The static-rows table is read at its top credit layer and
+any rotation ahead, where it does not depend on the rotations (a row is
+entered at any shift), since a second action skips a re-scan that the
+table's turn would make. With no second action left (F = 0) every later
+turn is one action and the bounds are the one-action game's. Cross-checked
+against the A* without the relaxed game (``tests/solver``).
+
 The search runs compiled (``relaxed_kernel``, Numba). It can be stopped at a
 ``cap``: "at least cap turns" is still a valid bound.
 """
@@ -172,11 +195,25 @@ def _credits(pend: tuple) -> int:
     return len(pend) - shifts + (shifts << 8)
 
 
+def applies(model) -> bool:
+    """Whether the relaxed game bounds ``model``'s turns: always with one
+    action a turn; with the §12 second action while the held virus samples
+    and those on the board are at most 3 (module docstring, "A second
+    action": the kernel counts held samples up to 3 and tracks the tokens)."""
+    if model.actions_per_turn == 1:
+        return True
+    root = model.root_state()
+    tokens = bin(root[SAMPLES] & model.virus_bits).count("1")
+    return tokens <= kernel.MAX_TOKENS and tokens + root[HELD] <= 3
+
+
 class RelaxedBound:
     """Static per-instance tables and the search of the relaxed game."""
 
     def __init__(self, model, forget_far_rows: bool = False) -> None:
         m = self.m = model
+        assert applies(model), "the relaxed game does not bound this model's turns"
+        self.second = model.actions_per_turn == 2
         # Rows three or more below the ship forget their rotation (module
         # docstring, "Rows left behind").
         self.forget_far_rows = forget_far_rows
@@ -418,6 +455,7 @@ class RelaxedBound:
             self.plain,
             decide,
             scan_first,
+            self.second,
         )
         self._timed_out = bool(timed_out)
         return int(value)

@@ -51,6 +51,13 @@ WILD = 7
 # came before the flight).
 SPENT = 3
 N_CELLS = 37  # the dock, the 35 grid cells, Earth
+# With the §12 second action (``search``'s ``second``): a packed state's bits
+# from TAKEN_SHIFT on say which virus tokens the way has taken (one bit per
+# token, at most MAX_TOKENS), and SECOND_USED that this turn's second action
+# is spent.
+TAKEN_SHIFT = 49
+MAX_TOKENS = 5
+SECOND_USED = 1 << (TAKEN_SHIFT + MAX_TOKENS)
 RESCAN_SLOTS = 1 << 8
 # The static-rows tables' rotations of the row ahead: 0-4, and ANY_X (any).
 NX = 6
@@ -696,7 +703,7 @@ def search(
     pos0, rot0, masks0, held, shields, credits, cap, need,
     flags, face, flippable, ch, nch, rescan_full, vir, to_earth, gridb, any_stop, any_boost,
     lq, lr, lc, ln, learned, learned_count, grown, deadline, skeys, stabs, scount, tfree, behind_rot,
-    upper, upper_count, keep_ways, every_move=False, plain=False, decide=False, scan_first=False,
+    upper, upper_count, keep_ways, every_move=False, plain=False, decide=False, scan_first=False, second=False,
 ):
     """The card-free game with exact faces: the relaxed optimum from the given
     state, or ``cap`` when it is at least ``cap``. Returns (value, timed_out,
@@ -722,7 +729,18 @@ def search(
     whether the value is under ``cap``: a stop at the first win under the
     cap (its turns returned, an upper bound), and the ways table read at
     each state reached. ``scan_first``: the first turn is a credit wait (a
-    Deep Scan)."""
+    Deep Scan). ``second``: the §12 second action (relaxed.py, "A second
+    action"): an action may be taken without the turn's end for a held
+    virus, once a turn, and the virus tokens taken are tracked."""
+    # The virus tokens' bits (``second``): token slot -> its bit in the
+    # packed state's taken field.
+    tok = np.full(35, -1, dtype=np.int64)
+    n_tok = 0
+    if second:
+        for b in range(35):
+            if (vir >> b) & 1:
+                tok[b] = n_tok
+                n_tok += 1
     if grown.shape[0] > learned.shape[0]:
         table_rehash(learned, grown, learned_count)
         learned = grown
@@ -797,6 +815,19 @@ def search(
             h = to_earth[pos]
         else:
             h = gridb[pos]
+        # Second actions still possible (``second``): each spends a held
+        # virus and the way must end holding ``need``. While some are, a
+        # turn may take two actions: the bounds in actions count for at
+        # least half as many turns, or that many less those actions.
+        free_left = 0
+        if second:
+            left = 0
+            for b in range(n_tok):
+                if not (a >> (TAKEN_SHIFT + b)) & 1:
+                    left += 1
+            free_left = ((a >> 27) & 3) + left - need
+            if free_left > 0:
+                h = max((h + 1) // 2, h - free_left)
         if h >= enough or plain:
             return h
         # Rows below the highest moved one count as moved too: fewer tables
@@ -822,6 +853,15 @@ def search(
                 scount[0] += 1
             t = skeys[si, 5]
             tidx[moved] = t
+        if free_left > 0:
+            # A second action skips the turn's end, whose re-scan would turn
+            # the row ahead: the table's top credit layer (any shift of a
+            # row as the ship enters it) at any rotation ahead does not
+            # depend on rotations, and there a second action is one more
+            # turn's action.
+            x = stabs[t, top, ANY_X * N_CELLS + pos]
+            x = max((x + 1) // 2, x - free_left)
+            return x if x > h else h
         k = ((a >> 31) & 63) + ((a >> 37) & 63) + ((a >> 43) & 63)
         if k > top:
             k = top
@@ -871,7 +911,7 @@ def search(
     truncated = False
     pops = 0
     nxt = np.empty((64, 6), dtype=np.int64)  # a, m0..m3, g
-    work = np.empty((64, 12), dtype=np.int64)
+    work = np.empty((64, 13), dtype=np.int64)  # column 12: the tokens taken
     chs = np.empty((16, 6), dtype=np.int64)  # j, rot, cr, crh, fo, union-flip
     ms = np.empty(4, dtype=np.int64)
     while True:
@@ -936,6 +976,9 @@ def search(
         cr0 = (a >> 31) & 63
         crh0 = (a >> 37) & 63
         fo0 = (a >> 43) & 63
+        extra = a >> TAKEN_SHIFT  # (``second``) the tokens taken, the second action spent
+        taken = extra & ((1 << MAX_TOKENS) - 1)
+        used = extra >> MAX_TOKENS
         row = CELL_ROW[pos]
         nn = 0
         if hv and sh < 2 and every_move:
@@ -943,7 +986,7 @@ def search(
             # meets a card that needs the shields (below): shields count
             # nowhere else, so bolstering for a turn that meets none gains
             # nothing.
-            _set6(nxt, nn, _pk(pos, rot, hv - 1, sh + 1, cr0, crh0, fo0), m0, m1, m2, m3, g)
+            _set6(nxt, nn, _pk(pos, rot, hv - 1, sh + 1, cr0, crh0, fo0) | (extra << TAKEN_SHIFT), m0, m1, m2, m3, g)
             nn += 1
         g1 = g + 1
         for d in range(4 if scan_first and g == 0 else 0, 4):
@@ -951,6 +994,7 @@ def search(
             dc = DC[d]
             nw = 1
             _set_work(work, 0, CELL_ROW[pos], CELL_COL[pos], hv, sh, rot, cr0, crh0, fo0, m0, m1, m2, m3)
+            work[0, 12] = taken
             while nw:
                 nw -= 1
                 r = work[nw, 0]
@@ -965,6 +1009,7 @@ def search(
                 b1 = work[nw, 9]
                 b2 = work[nw, 10]
                 b3 = work[nw, 11]
+                tk = work[nw, 12]
                 nr = r + dr
                 nc = c + dc
                 if nr == 7 and nc == 6:
@@ -1053,11 +1098,36 @@ def search(
                                     continue
                                 hb = h1 - (2 - s1)
                             s2 = SPENT
-                        h2 = (hb + ((vir >> (ri * 5 + jj)) & 1)) if hb < 3 else 3
+                        vb = (vir >> (ri * 5 + jj)) & 1
+                        tk2 = tk
+                        if second and vb:
+                            # A token is taken once (``second`` tracks them).
+                            if (tk >> tok[ri * 5 + jj]) & 1:
+                                vb = 0
+                            else:
+                                tk2 = tk | (1 << tok[ri * 5 + jj])
+                        h2 = (hb + vb) if hb < 3 else 3
                         _mset(ms, ri, FULL if wild else s_after)
                         if f & CAN_STOP:
                             if nn + 4 > nxt.shape[0]:
                                 nxt = np.concatenate((nxt, np.empty_like(nxt)))
+                            if second and not used and h2 >= 1:
+                                # The turn's first action, with a held virus
+                                # (maybe the one just taken) paid for a second
+                                # one: no turn's end yet, and no turn counted.
+                                if nr == row:
+                                    nxt[nn, 0] = _pk(1 + ri * 5 + (nc - 1), rs | behind_rot[nr], h2 - 1, s2 % SPENT,
+                                                     c2, ch2, fo2)
+                                else:
+                                    nxt[nn, 0] = _pk(1 + ri * 5 + (nc - 1), rs | behind_rot[nr], h2 - 1, s2 % SPENT,
+                                                     min(c2 + ch2, MAX_CREDITS), 0, fo2)
+                                nxt[nn, 0] |= (tk2 << TAKEN_SHIFT) | SECOND_USED
+                                nxt[nn, 1] = ms[0] | BEHIND[nr, 0]
+                                nxt[nn, 2] = ms[1] | BEHIND[nr, 1]
+                                nxt[nn, 3] = ms[2] | BEHIND[nr, 2]
+                                nxt[nn, 4] = ms[3] | BEHIND[nr, 3]
+                                nxt[nn, 5] = g
+                                nn += 1
                             er = _end_rot(nr, rs) | behind_rot[nr]
                             rr = nr + 1  # the row two ahead (0-based), re-scanned
                             kept = 0
@@ -1077,6 +1147,7 @@ def search(
                                 nxt[nn, 0] = _pk(npos, er, h2, s2 % SPENT, c2, ch2, fo2)
                             else:
                                 nxt[nn, 0] = _pk(npos, er, h2, s2 % SPENT, min(c2 + ch2, MAX_CREDITS), 0, fo2)
+                            nxt[nn, 0] |= tk2 << TAKEN_SHIFT
                             nxt[nn, 1] = n0
                             nxt[nn, 2] = n1
                             nxt[nn, 3] = n2
@@ -1087,6 +1158,7 @@ def search(
                             if nw >= work.shape[0]:
                                 work = np.concatenate((work, np.empty_like(work)))
                             _set_work(work, nw, nr, nc, h2, s2, rs, c2, ch2, fo2, ms[0], ms[1], ms[2], ms[3])
+                            work[nw, 12] = tk2
                             nw += 1
                         # the next parity starts from the row as it was
                         _mset(ms, ri, s)
@@ -1100,8 +1172,26 @@ def search(
         # Deep Scan on the row ahead ends with that row turned, which a
         # credit wait does not show. With two shields the shield wait is a
         # plain wait, which the credit wait beats too.)
-        if nn + 3 > nxt.shape[0]:
+        if nn + 5 > nxt.shape[0]:
             nxt = np.concatenate((nxt, np.empty_like(nxt)))
+        if second and not used and hv >= 1:
+            # A Deep Scan as the turn's first action (second action paid):
+            # a credit, or a shift of the row ahead where the paid turn's
+            # waits below offer one; no turn's end.
+            for w in range(2):
+                if w == 0:
+                    if row + 1 > 7 or (cr0 + crh0 + 1 < MAX_CREDITS and not every_move and g > 0):
+                        continue
+                    nxt[nn, 0] = _pk(pos, _turned(rot, row, 1), hv - 1, sh, cr0, crh0, fo0)
+                else:
+                    nxt[nn, 0] = _pk(pos, rot, hv - 1, sh, cr0, min(crh0 + 1, MAX_CREDITS), fo0)
+                nxt[nn, 0] |= (taken << TAKEN_SHIFT) | SECOND_USED
+                nxt[nn, 1] = m0
+                nxt[nn, 2] = m1
+                nxt[nn, 3] = m2
+                nxt[nn, 4] = m3
+                nxt[nn, 5] = g
+                nn += 1
         rot1 = _end_rot(row, rot)
         ms[0] = m0
         ms[1] = m1
@@ -1120,6 +1210,7 @@ def search(
                 nxt[nn, 0] = _pk(pos, _turned(rot1, row, 1), hv, sh, cr0, crh0, fo0)
             else:
                 nxt[nn, 0] = _pk(pos, rot1, hv, sh, cr0, min(crh0 + 1, MAX_CREDITS), fo0)
+            nxt[nn, 0] |= taken << TAKEN_SHIFT
             nxt[nn, 1] = ms[0]
             nxt[nn, 2] = ms[1]
             nxt[nn, 3] = ms[2]
@@ -1152,7 +1243,8 @@ def search(
             if f2 >= limit:
                 truncated = truncated or f2 >= cap
                 continue
-            fi = _slot5(front, a2 & pre_mask, 0, 0, 0, 0)
+            key2 = (a2 & pre_mask) | ((a2 >> TAKEN_SHIFT) << 29)  # (``second``: its fields too)
+            fi = _slot5(front, key2, 0, 0, 0, 0)
             sa = (a2 >> 29) & 3
             sb = (a2 >> 31) & 63
             sc = (a2 >> 37) & 63
@@ -1191,7 +1283,7 @@ def search(
             ent[n_ent, 8] = x2
             ent[n_ent, 9] = x3
             if front[fi, 0] == -1:
-                front[fi, 0] = a2 & pre_mask
+                front[fi, 0] = key2
                 for t in range(1, 5):
                     front[fi, t] = 0
                 n_front += 1

@@ -106,6 +106,7 @@ from .model import (
 )
 from .model_state import Root
 from .relaxed import INF, RelaxedBound
+from .relaxed import applies as relaxed_applies
 
 # Heap entry kinds. FRESH: pushed with its parent's bounds (pathmax) only; its
 # own cheap bound and the dominance test wait until it is popped.
@@ -148,9 +149,9 @@ class Heuristic:
         self.m = model
         self.apt = model.actions_per_turn
         self._cache: dict[tuple, int] = {}
-        # The relaxed game (``relaxed``) counts turns; it holds where one action
-        # is one turn, i.e. without the §12 second action.
-        self.relaxed = RelaxedBound(model, forget_far_rows) if self.apt == 1 else None
+        # The relaxed game (``relaxed``) counts turns, with the §12 second
+        # action too while the samples are few (``relaxed.applies``).
+        self.relaxed = RelaxedBound(model, forget_far_rows) if relaxed_applies(model) else None
         # Every solo turn plays at least one card ([D10], the hand is refilled),
         # so a bound on turns bounds cards too; with more players a turn may
         # play none (§9), see ``bounds``.

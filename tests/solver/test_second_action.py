@@ -1,0 +1,146 @@
+"""The relaxed game with the §12 second action (relaxed.py, "A second
+action"): its bound against the optimum the A* finds without it, and its
+guiding bounds against the search guided by the grid distance alone."""
+
+from __future__ import annotations
+
+import random
+
+import pytest
+from instances import near_earth
+
+from sensor_ghosts.generators.generate import generate_setup
+from sensor_ghosts.rules.engine import apply_turn, legal_turns
+from sensor_ghosts.rules.options import RuleOptions
+from sensor_ghosts.rules.setup import Slot
+from sensor_ghosts.rules.state import GameState, initial_state
+from sensor_ghosts.solver import search, solve
+from sensor_ghosts.solver.model import Model
+from sensor_ghosts.solver.search import Heuristic
+
+SECOND = RuleOptions(second_action=True)
+# The relaxed searches stop here ("at least CAP"), as the solver's do at its
+# caps: a state that cannot win at all would be searched through.
+CAP = 15
+
+
+def _plan_states(seed: int, options: RuleOptions = SECOND) -> tuple[int, list[GameState]]:
+    setup = generate_setup(seed, options)
+    r = solve(setup, mode="deal", objective="turns-only", timeout=60)
+    assert r.status == "solved", (seed, r.status, r.bound)
+    return r.turns, r.plan.replay()
+
+
+def _near_the_end(seed: int, last: int, per_state: int) -> list[tuple[GameState, int | None]]:
+    """The states of an optimal plan with at most ``last`` turns left (with
+    those turns), and up to ``per_state`` states one legal turn from each."""
+    rng = random.Random(seed)
+    turns, states = _plan_states(seed)
+    out: list[tuple[GameState, int | None]] = []
+    for i, st in enumerate(states[:-1]):
+        if turns - i > last:
+            continue
+        out.append((st, turns - i))
+        nexts = [apply_turn(st, t) for t in legal_turns(st)]
+        out += [(s2, None) for s2 in rng.sample(nexts, min(per_state, len(nexts))) if not s2.is_over]
+    return out
+
+
+def _relaxed_value(st: GameState, plain: bool = False, every_move: bool = False) -> int:
+    m = Model(st, "deal")
+    relaxed = Heuristic(m).relaxed
+    assert relaxed is not None and relaxed.second
+    relaxed.plain, relaxed.every_move = plain, every_move
+    return relaxed.turns(m.root_state(), CAP)
+
+
+@pytest.mark.parametrize("seed", [0, 1, 2])
+def test_the_bound_never_exceeds_the_optimum_found_without_it(seed, monkeypatch):
+    """For the last three turns of an optimal plan, and states one legal
+    turn from them: the relaxed game's turns are at most the optimum of the
+    A* that does not use it (its bound: the grid distance, two actions a
+    turn), and that A* finds the plan's own remaining turns on the plan (a
+    shorter way would show the plan was not optimal)."""
+    cases = _near_the_end(seed, last=3, per_state=3)
+    bounds = [_relaxed_value(st) for st, _ in cases]
+    monkeypatch.setattr(search, "relaxed_applies", lambda m: m.actions_per_turn == 1)
+    exact = 0
+    for (st, left), bound in zip(cases, bounds, strict=True):
+        r = solve(st, mode="deal", objective="turns-only", timeout=60)
+        assert r.status in ("solved", "unsolvable"), (seed, r.status)
+        if left is not None:
+            assert r.turns == left
+        if r.status == "solved":
+            assert bound <= r.turns, (seed, bound, r.turns)
+            exact += bound == r.turns
+        else:
+            assert bound <= CAP
+    assert len(cases) >= 8 and exact >= len(cases) // 3
+
+
+def _with_a_spare_sample(seed: int) -> GameState:
+    """A position near Earth (rows 4-6) holding one virus more, taken off the
+    board: a spare sample pays for a second action."""
+    st = near_earth(seed, SECOND, rows=(4, 5, 6))
+    grid = st.grid
+    for r, row in enumerate(grid):
+        for c, cell in enumerate(row):
+            if isinstance(cell, Slot) and cell.sample is not None and cell.sample.virus:
+                cells = list(row)
+                cells[c] = Slot(cell.card, cell.up, None)
+                return st.evolve(grid=grid[:r] + (tuple(cells),) + grid[r + 1 :], held=st.held + 1)
+    raise AssertionError("no virus token left on the board")
+
+
+# Seeds whose positions the A* without the relaxed game settles in seconds.
+SPARE_SEEDS = (3, 4, 5, 10, 11, 14)
+
+
+def test_positions_with_a_spare_sample_agree_with_the_search_without_the_bound(monkeypatch):
+    """Where a second action saves turns (the one-action relaxed game
+    overestimates the optimum on five of these six positions): the relaxed
+    bound is at most the optimum of the A* without it, and the solver finds
+    that optimum."""
+    cases = [_with_a_spare_sample(seed) for seed in SPARE_SEEDS]
+    bounds = [_relaxed_value(st) for st in cases]
+    mine = [solve(st, mode="deal", objective="turns-only", timeout=60) for st in cases]
+    monkeypatch.setattr(search, "relaxed_applies", lambda m: m.actions_per_turn == 1)
+    for seed, st, bound, r in zip(SPARE_SEEDS, cases, bounds, mine, strict=True):
+        ref = solve(st, mode="deal", objective="turns-only", timeout=60)
+        assert ref.status == "solved" and r.status == "solved", seed
+        assert bound <= ref.turns == r.turns, (seed, bound, ref.turns, r.turns)
+
+
+@pytest.mark.parametrize("seed", [0, 2])
+def test_the_guiding_bounds_and_left_out_moves_change_no_value(seed):
+    """Guided by the grid distance alone (``plain``), or with the moves the
+    search leaves out (``every_move``), every state near the end of an
+    optimal plan, and one turn from it, needs the same relaxed turns."""
+    cases = _near_the_end(seed, last=5, per_state=4)
+    for st, _ in cases:
+        v = _relaxed_value(st)
+        assert _relaxed_value(st, plain=True) == v
+        assert _relaxed_value(st, every_move=True) == v
+    assert len(cases) >= 15
+
+
+@pytest.mark.parametrize("seed", range(4))
+def test_whole_games_settle_within_the_one_action_optimum(seed):
+    """Whole setups are solved (none was, in 10 s each, before the relaxed
+    game took the second action), in no more turns than the same setup
+    without it: the second action only adds choices."""
+    turns, states = _plan_states(seed)
+    one = solve(generate_setup(seed), mode="deal", objective="turns-only", timeout=60)
+    assert generate_setup(seed, SECOND).grid == generate_setup(seed).grid
+    assert one.status == "solved" and turns <= one.turns
+    assert states[-1].outcome.status.value == "won"
+
+
+def test_the_relaxed_game_is_left_out_with_more_samples_than_it_counts():
+    """Held samples and tokens on the board over 3: no relaxed game (the
+    kernel counts held samples up to 3), the A*'s own bound only."""
+    setup = generate_setup(0, SECOND)
+    st = initial_state(setup, setup.deal)
+    m = Model(st.evolve(held=2), "deal")
+    assert Heuristic(m).relaxed is None
+    assert Heuristic(Model(st, "deal")).relaxed is not None
