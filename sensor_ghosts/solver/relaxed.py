@@ -148,14 +148,20 @@ those on the board are at most 3 (``applies``), so that the kernel's count
 of held samples, which stops at 3, never loses one that could pay. The
 guiding bounds change too while a second action may still come (a virus
 held or on the board beyond the ``need`` the way must end with, F of
-them): the grid distance and the static-rows table count actions, and a
-turn takes at most two, so the bound is the larger of half of them and
-them less F. The static-rows table is read at its top credit layer and
-any rotation ahead, where it does not depend on the rotations (a row is
-entered at any shift), since a second action skips a re-scan that the
-table's turn would make. With no second action left (F = 0) every later
-turn is one action and the bounds are the one-action game's. Cross-checked
-against the A* without the relaxed game (``tests/solver``).
+them): a bound in actions counts for the larger of half as many turns
+(two actions a turn at most) and as many less F. The actions are counted
+by the grid distance; by the static-rows table made with the moves
+without the turn's end too (``static_table``'s ``noturn``: a Fly that
+leaves the row ahead as it was, a credit wait that turns nothing), so
+that every way of the relaxed game, free actions included, is one of its
+ways, step for step; and by the one-action table's top credit layer at
+any rotation ahead, which does not depend on rotations (a row is entered
+at any shift). With no second action left (F = 0) every later turn is
+one action and the bounds are the one-action game's. Cross-checked
+against the A* without the relaxed game and against the search guided by
+the grid distance alone (``tests/solver/test_second_action.py``). On the
+slowest setups the ``noturn`` table made the relaxed searches 1.5-3 times
+faster than the top credit layer alone (docs/SOLVER.md, "Worst case").
 
 The search runs compiled (``relaxed_kernel``, Numba). It can be stopped at a
 ``cap``: "at least cap turns" is still a valid bound.
@@ -277,6 +283,9 @@ class RelaxedBound:
         self.keep_ways = forget_far_rows
         self._static = kernel.new_static_cache(self._counts[2:3])
         self._tfree = kernel.every_row_free(self._flags_np, self._any_stop, self._any_boost)
+        # (With the second action, the tables with moves without the turn's end.)
+        self._tfree_noturn = (kernel.every_row_free(self._flags_np, self._any_stop, self._any_boost, True)
+                              if self.second else kernel.NO_TABLE)
         # Also the moves the kernel leaves out because another always
         # matches them (its ``every_move``): for the tests, which check that
         # leaving them out changes no value.
@@ -447,6 +456,7 @@ class RelaxedBound:
             -1.0 if self.deadline is None else self.deadline,
             *self._static,
             self._tfree,
+            self._tfree_noturn,
             self._behind_rot,
             self._ways,
             self._ways_count,

@@ -133,7 +133,7 @@ def _more(cur, n):
 
 
 @njit(cache=True)
-def static_table(rot0, free, flags, any_stop, any_boost, lq, lr, lc, ln, tfree):
+def static_table(rot0, free, flags, any_stop, any_boost, lq, lr, lc, ln, tfree, noturn=False):
     """A second bound for the relaxed search (the static-rows distance):
     fewest turns to Earth per (credits held, rotation of the row ahead,
     cell), as ``[credits, x * N_CELLS + cell]``: credits 0 ..
@@ -154,7 +154,11 @@ def static_table(rot0, free, flags, any_stop, any_boost, lq, lr, lc, ln, tfree):
     with no rows: that table itself). Any card shows either face; shields
     and samples are ignored, so it never exceeds the relaxed game's
     distance. Computed by a backward breadth-first search from Earth over
-    (credits, rotation ahead, cell)."""
+    (credits, rotation ahead, cell). ``noturn``: also every move without
+    the turn's end (a Fly that does not turn the row ahead, a credit wait
+    that turns nothing), as the first action of a turn with the §12 second
+    action (relaxed.py, "A second action"), each a step; ``tfree`` is then
+    such a table too."""
     top = CREDIT_LAYERS
     ns = NX * N_CELLS
     has_tfree = tfree.shape[0] > 0
@@ -194,7 +198,7 @@ def static_table(rot0, free, flags, any_stop, any_boost, lq, lr, lc, ln, tfree):
                 for k in range(ln[pi, d]):
                     qi = lq[pi, d, k]
                     if (qi == EARTH_IDX and earth) or (stops >> k) & 1:
-                        if ne + 5 > e_src.shape[0]:
+                        if ne + 10 > e_src.shape[0]:
                             e_src, e_dst, e_m = _edges_grown(e_src, e_dst, e_m)
                         for x in range(5):
                             e_src[ne] = x * N_CELLS + pi
@@ -206,6 +210,11 @@ def static_table(rot0, free, flags, any_stop, any_boost, lq, lr, lc, ln, tfree):
                                 e_dst[ne] = ((x + 1) % 5) * N_CELLS + qi
                             e_m[ne] = 1
                             ne += 1
+                            if noturn and qi != EARTH_IDX and ahead < 7:
+                                e_src[ne] = x * N_CELLS + pi
+                                e_dst[ne] = x * N_CELLS + qi
+                                e_m[ne] = 1
+                                ne += 1
                 continue
             if DR[d] < 0 and has_tfree:
                 # Down: past rows that may show any card, no credit spent.
@@ -256,6 +265,8 @@ def static_table(rot0, free, flags, any_stop, any_boost, lq, lr, lc, ln, tfree):
                     if stop:
                         # The stop turns the row ahead of it: known when that
                         # row kept the start's rotation.
+                        if ne + 2 > e_src.shape[0]:
+                            e_src, e_dst, e_m = _edges_grown(e_src, e_dst, e_m)
                         e_src[ne] = x * N_CELLS + pi
                         if ri + 1 < 7 and not (free >> (ri + 1)) & 1:
                             e_dst[ne] = ((rot0[ri + 1] + 1) % 5) * N_CELLS + qi
@@ -263,6 +274,12 @@ def static_table(rot0, free, flags, any_stop, any_boost, lq, lr, lc, ln, tfree):
                             e_dst[ne] = ANY_X * N_CELLS + qi
                         e_m[ne] = stop
                         ne += 1
+                        if noturn and ri + 1 < 7 and not (free >> (ri + 1)) & 1:
+                            # No turn's end: the row ahead keeps its rotation.
+                            e_src[ne] = x * N_CELLS + pi
+                            e_dst[ne] = (rot0[ri + 1] % 5) * N_CELLS + qi
+                            e_m[ne] = stop
+                            ne += 1
                     if not cur:
                         break
     # The edges by the state they lead to.
@@ -346,6 +363,8 @@ def static_table(rot0, free, flags, any_stop, any_boost, lq, lr, lc, ln, tfree):
                 s1 = ((xl + 4) % 5) * N_CELLS + q
                 if k >= 1:
                     nn = reach(k - 1, s1, g, nn)
+                    if noturn:
+                        nn = reach(k - 1, s, g, nn)  # a credit wait that turns nothing
                 if k == top:
                     nn = reach(k, s1, g, nn)
                 nn = reach(k, ((xl + 3) % 5) * N_CELLS + q, g, nn)
@@ -380,10 +399,12 @@ def _fewest(umask):
 NO_TABLE = np.empty((0, NX * N_CELLS), dtype=np.int64)
 
 
-def every_row_free(flags: np.ndarray, any_stop: np.ndarray, any_boost: np.ndarray) -> np.ndarray:
-    """``static_table`` with every row free: the ``tfree`` of the others."""
+def every_row_free(flags: np.ndarray, any_stop: np.ndarray, any_boost: np.ndarray,
+                   noturn: bool = False) -> np.ndarray:
+    """``static_table`` with every row free: the ``tfree`` of the others
+    (``noturn``: of those with ``noturn``)."""
     return static_table((0,) * 7, 127, flags, any_stop, any_boost,
-                        LINES_Q, LINES_R, LINES_C, LINES_N, NO_TABLE)
+                        LINES_Q, LINES_R, LINES_C, LINES_N, NO_TABLE, noturn)
 
 
 @njit(cache=True, inline="always")
@@ -405,13 +426,13 @@ def new_static_cache(count: np.ndarray | None = None) -> tuple[np.ndarray, np.nd
     rows: keys (open addressing as ``_slot5`` on the first five columns: key,
     0, 0, 0, 0; then the table's index), tables, count (``count``, set to 0,
     if given: a one-element array). The caller starts it over when half the
-    keys are taken; a search adds at most 128."""
+    keys are taken; a search adds at most 256 (128 with one action a turn)."""
     if count is None:
         count = np.zeros(1, dtype=np.int64)
     count[0] = 0
     return (
         np.full((STATIC_CACHE, 6), -1, dtype=np.int64),
-        np.empty((STATIC_CACHE // 2 + 128, CREDIT_LAYERS + 1, NX * N_CELLS), dtype=np.int64),
+        np.empty((STATIC_CACHE // 2 + 256, CREDIT_LAYERS + 1, NX * N_CELLS), dtype=np.int64),
         count,
     )
 
@@ -702,7 +723,7 @@ def _bq_grown(head, tail, gmax, fcount, f):
 def search(
     pos0, rot0, masks0, held, shields, credits, cap, need,
     flags, face, flippable, ch, nch, rescan_full, vir, to_earth, gridb, any_stop, any_boost,
-    lq, lr, lc, ln, learned, learned_count, grown, deadline, skeys, stabs, scount, tfree, behind_rot,
+    lq, lr, lc, ln, learned, learned_count, grown, deadline, skeys, stabs, scount, tfree, tfree_noturn, behind_rot,
     upper, upper_count, keep_ways, every_move=False, plain=False, decide=False, scan_first=False, second=False,
 ):
     """The card-free game with exact faces: the relaxed optimum from the given
@@ -791,7 +812,7 @@ def search(
     i0 = _slot5(front, a0 & pre_mask, 0, 0, 0, 0)
     _set6(front, i0, a0 & pre_mask, 0, 0, 0, 0, 0)
     # Per set of moved rows, its static-rows table's index in the kept ones.
-    tidx = np.full(128, -1, dtype=np.int64)
+    tidx = np.full((2, 128), -1, dtype=np.int64)
     # Re-scans met before, in a direct-mapped cache (a typed Dict's lookups
     # cost more than most re-scans): key, value.
     rescans = np.full((RESCAN_SLOTS, 2), -1, dtype=np.int64)
@@ -805,6 +826,36 @@ def search(
         rescans[i, 0] = k
         rescans[i, 1] = v
         return v
+
+    def static_index(moved, noturn):
+        """The index in ``stabs`` of the static-rows table for rows
+        ``moved`` (``noturn``: the one with the moves without the turn's
+        end), made and kept when new."""
+        t = tidx[noturn, moved]
+        if t < 0:
+            # Kept across searches (``new_static_cache``): a table reads the
+            # start's rotation only of the rows that did not move. (The
+            # caller starts the cache over when half full, and a search adds
+            # at most 256.)
+            skey = ((rot0i & ~_row_bits(moved)) << 7) | moved | (noturn << 40)
+            si = _slot5(skeys, skey, 0, 0, 0, 0)
+            if skeys[si, 0] == -1:
+                # The tables in the order made, not by slot: a solve touches
+                # only the pages it fills.
+                t = scount[0]
+                if noturn:
+                    stabs[t] = static_table(rot0, moved, flags, any_stop, any_boost, lq, lr, lc, ln,
+                                            tfree_noturn, True)
+                else:
+                    stabs[t] = static_table(rot0, moved, flags, any_stop, any_boost, lq, lr, lc, ln, tfree)
+                skeys[si, 0] = skey
+                for u in range(1, 5):
+                    skeys[si, u] = 0
+                skeys[si, 5] = t
+                scount[0] += 1
+            t = skeys[si, 5]
+            tidx[noturn, moved] = t
+        return t
 
     def hstatic(a, enough):
         # The bounds read from arrays (the grid distances, the static-rows
@@ -833,35 +884,6 @@ def search(
         # Rows below the highest moved one count as moved too: fewer tables
         # (~35 µs each), weaker only below the ship.
         moved = (1 << (_highest_moved(((a >> 6) & ((1 << 21) - 1)) ^ rot0i, passed_top) + 1)) - 1
-        t = tidx[moved]
-        if t < 0:
-            # Kept across searches (``new_static_cache``): a table reads the
-            # start's rotation only of the rows that did not move. (The
-            # caller starts the cache over when half full, and a search adds
-            # at most 128.)
-            skey = ((rot0i & ~_row_bits(moved)) << 7) | moved
-            si = _slot5(skeys, skey, 0, 0, 0, 0)
-            if skeys[si, 0] == -1:
-                # The tables in the order made, not by slot: a solve touches
-                # only the pages it fills.
-                t = scount[0]
-                stabs[t] = static_table(rot0, moved, flags, any_stop, any_boost, lq, lr, lc, ln, tfree)
-                skeys[si, 0] = skey
-                for u in range(1, 5):
-                    skeys[si, u] = 0
-                skeys[si, 5] = t
-                scount[0] += 1
-            t = skeys[si, 5]
-            tidx[moved] = t
-        if free_left > 0:
-            # A second action skips the turn's end, whose re-scan would turn
-            # the row ahead: the table's top credit layer (any shift of a
-            # row as the ship enters it) at any rotation ahead does not
-            # depend on rotations, and there a second action is one more
-            # turn's action.
-            x = stabs[t, top, ANY_X * N_CELLS + pos]
-            x = max((x + 1) // 2, x - free_left)
-            return x if x > h else h
         k = ((a >> 31) & 63) + ((a >> 37) & 63) + ((a >> 43) & 63)
         if k > top:
             k = top
@@ -871,7 +893,19 @@ def search(
             xa = (a >> (6 + 3 * ahead)) & 7
             if xa == WILD:
                 xa = ANY_X
-        x = stabs[t, k, xa * N_CELLS + pos]
+        if free_left > 0:
+            # A second action skips the turn's end: the table that also has
+            # the moves without it (``noturn``) counts actions, and a turn
+            # takes at most two. So does the one-action table's top credit
+            # layer (any shift of a row as the ship enters it) at any
+            # rotation ahead, which does not depend on rotations.
+            x = stabs[static_index(moved, 1), k, xa * N_CELLS + pos]
+            y = stabs[static_index(moved, 0), top, ANY_X * N_CELLS + pos]
+            if y > x:
+                x = y
+            x = max((x + 1) // 2, x - free_left)
+            return x if x > h else h
+        x = stabs[static_index(moved, 0), k, xa * N_CELLS + pos]
         return x if x > h else h
 
     h0 = hstatic(a0, INF)

@@ -14,6 +14,7 @@ from sensor_ghosts.rules.engine import apply_turn, legal_turns
 from sensor_ghosts.rules.options import RuleOptions
 from sensor_ghosts.rules.setup import Slot
 from sensor_ghosts.rules.state import GameState, initial_state
+from sensor_ghosts.solver import relaxed_kernel as kernel
 from sensor_ghosts.solver import search, solve
 from sensor_ghosts.solver.model import Model
 from sensor_ghosts.solver.search import Heuristic
@@ -144,3 +145,37 @@ def test_the_relaxed_game_is_left_out_with_more_samples_than_it_counts():
     m = Model(st.evolve(held=2), "deal")
     assert Heuristic(m).relaxed is None
     assert Heuristic(Model(st, "deal")).relaxed is not None
+
+
+def test_the_static_rows_table_with_moves_without_the_turns_end_never_exceeds_the_relaxed_turns():
+    """The guide while second actions may come: the static-rows table with
+    the moves without the turn's end (``static_table``'s ``noturn``), read
+    at a state's credits, rotation ahead and cell, counts at most twice the
+    relaxed turns and at most the relaxed turns plus the second actions left
+    (F); on the last turns of optimal plans and positions with a spare
+    sample, searched plainly (grid distance alone) for the value."""
+    lines = (kernel.LINES_Q, kernel.LINES_R, kernel.LINES_C, kernel.LINES_N)
+    cases = [st for seed in (0, 1) for st, _ in _near_the_end(seed, last=6, per_state=3)]
+    cases += [_with_a_spare_sample(seed) for seed in SPARE_SEEDS]
+    checked = exact = 0
+    for st in cases:
+        m = Model(st, "deal")
+        rb = Heuristic(m).relaxed
+        rb.plain = True
+        root = m.root_state()
+        ship, rot, _masks, held, _shields, vir, credits = rb._key(root)
+        free_left = held + bin(vir).count("1") - m.need
+        if free_left <= 0:
+            continue
+        value = rb.turns(root, CAP)
+        pos = kernel.cell_index(ship)
+        row = int(kernel.CELL_ROW[pos])  # also the row ahead's 0-based index
+        table = kernel.static_table(tuple(rot), (1 << min(7, row + 1)) - 1, rb._flags_np, rb._any_stop,
+                                    rb._any_boost, *lines, rb._tfree_noturn, True)
+        x = rot[row] if row < 7 and rot[row] != kernel.WILD else kernel.ANY_X
+        actions = int(table[min(credits, kernel.CREDIT_LAYERS), x * kernel.N_CELLS + pos])
+        bound = max((actions + 1) // 2, actions - free_left)
+        assert bound <= value, (ship, actions, free_left, value)
+        checked += 1
+        exact += bound == value
+    assert checked >= 30 and exact >= 3
