@@ -755,7 +755,7 @@ def search(
     virus, once a turn, and the virus tokens taken are tracked."""
     # The virus tokens' bits (``second``): token slot -> its bit in the
     # packed state's taken field.
-    tok = np.full(35, -1, dtype=np.int64)
+    tok = np.full(35 if second else 0, -1, dtype=np.int64)
     n_tok = 0
     if second:
         for b in range(35):
@@ -857,6 +857,46 @@ def search(
             tidx[noturn, moved] = t
         return t
 
+    def hstatic_second(a, enough, h):
+        # ``hstatic`` with the second action. While second actions may
+        # still come (a virus held or on the board beyond the ``need`` the
+        # way must end with, ``free_left``), a turn may take two actions:
+        # a bound in actions counts for at least half as many turns, or as
+        # many less those actions (relaxed.py, "A second action").
+        left = 0
+        for b in range(n_tok):
+            if not (a >> (TAKEN_SHIFT + b)) & 1:
+                left += 1
+        free_left = ((a >> 27) & 3) + left - need
+        if free_left > 0:
+            h = max((h + 1) // 2, h - free_left)
+        if h >= enough or plain:
+            return h
+        pos = a & 63
+        moved = (1 << (_highest_moved(((a >> 6) & ((1 << 21) - 1)) ^ rot0i, passed_top) + 1)) - 1
+        k = ((a >> 31) & 63) + ((a >> 37) & 63) + ((a >> 43) & 63)
+        if k > top:
+            k = top
+        ahead = CELL_ROW[pos]
+        xa = ANY_X
+        if ahead < 7:
+            xa = (a >> (6 + 3 * ahead)) & 7
+            if xa == WILD:
+                xa = ANY_X
+        if free_left <= 0:
+            x = stabs[static_index(moved, 0), k, xa * N_CELLS + pos]
+            return x if x > h else h
+        # The table that also has the moves without the turn's end
+        # (``noturn``) counts actions, and so does the one-action table's
+        # top credit layer (any shift of a row as the ship enters it) at
+        # any rotation ahead, which does not depend on rotations.
+        x = stabs[static_index(moved, 1), k, xa * N_CELLS + pos]
+        y = stabs[static_index(moved, 0), top, ANY_X * N_CELLS + pos]
+        if y > x:
+            x = y
+        x = max((x + 1) // 2, x - free_left)
+        return x if x > h else h
+
     def hstatic(a, enough):
         # The bounds read from arrays (the grid distances, the static-rows
         # table): asked before the hash probes into the big tables (the
@@ -866,24 +906,16 @@ def search(
             h = to_earth[pos]
         else:
             h = gridb[pos]
-        # Second actions still possible (``second``): each spends a held
-        # virus and the way must end holding ``need``. While some are, a
-        # turn may take two actions: the bounds in actions count for at
-        # least half as many turns, or that many less those actions.
-        free_left = 0
         if second:
-            left = 0
-            for b in range(n_tok):
-                if not (a >> (TAKEN_SHIFT + b)) & 1:
-                    left += 1
-            free_left = ((a >> 27) & 3) + left - need
-            if free_left > 0:
-                h = max((h + 1) // 2, h - free_left)
+            return hstatic_second(a, enough, h)
         if h >= enough or plain:
             return h
         # Rows below the highest moved one count as moved too: fewer tables
         # (~35 µs each), weaker only below the ship.
         moved = (1 << (_highest_moved(((a >> 6) & ((1 << 21) - 1)) ^ rot0i, passed_top) + 1)) - 1
+        t = tidx[0, moved]
+        if t < 0:
+            t = static_index(moved, 0)  # (made when new: not inline, as rare)
         k = ((a >> 31) & 63) + ((a >> 37) & 63) + ((a >> 43) & 63)
         if k > top:
             k = top
@@ -893,19 +925,7 @@ def search(
             xa = (a >> (6 + 3 * ahead)) & 7
             if xa == WILD:
                 xa = ANY_X
-        if free_left > 0:
-            # A second action skips the turn's end: the table that also has
-            # the moves without it (``noturn``) counts actions, and a turn
-            # takes at most two. So does the one-action table's top credit
-            # layer (any shift of a row as the ship enters it) at any
-            # rotation ahead, which does not depend on rotations.
-            x = stabs[static_index(moved, 1), k, xa * N_CELLS + pos]
-            y = stabs[static_index(moved, 0), top, ANY_X * N_CELLS + pos]
-            if y > x:
-                x = y
-            x = max((x + 1) // 2, x - free_left)
-            return x if x > h else h
-        x = stabs[static_index(moved, 0), k, xa * N_CELLS + pos]
+        x = stabs[t, k, xa * N_CELLS + pos]
         return x if x > h else h
 
     h0 = hstatic(a0, INF)
@@ -1028,7 +1048,8 @@ def search(
             dc = DC[d]
             nw = 1
             _set_work(work, 0, CELL_ROW[pos], CELL_COL[pos], hv, sh, rot, cr0, crh0, fo0, m0, m1, m2, m3)
-            work[0, 12] = taken
+            if second:
+                work[0, 12] = taken
             while nw:
                 nw -= 1
                 r = work[nw, 0]
@@ -1043,7 +1064,7 @@ def search(
                 b1 = work[nw, 9]
                 b2 = work[nw, 10]
                 b3 = work[nw, 11]
-                tk = work[nw, 12]
+                tk = work[nw, 12] if second else 0
                 nr = r + dr
                 nc = c + dc
                 if nr == 7 and nc == 6:
@@ -1181,7 +1202,8 @@ def search(
                                 nxt[nn, 0] = _pk(npos, er, h2, s2 % SPENT, c2, ch2, fo2)
                             else:
                                 nxt[nn, 0] = _pk(npos, er, h2, s2 % SPENT, min(c2 + ch2, MAX_CREDITS), 0, fo2)
-                            nxt[nn, 0] |= tk2 << TAKEN_SHIFT
+                            if second:
+                                nxt[nn, 0] |= tk2 << TAKEN_SHIFT
                             nxt[nn, 1] = n0
                             nxt[nn, 2] = n1
                             nxt[nn, 3] = n2
@@ -1192,7 +1214,8 @@ def search(
                             if nw >= work.shape[0]:
                                 work = np.concatenate((work, np.empty_like(work)))
                             _set_work(work, nw, nr, nc, h2, s2, rs, c2, ch2, fo2, ms[0], ms[1], ms[2], ms[3])
-                            work[nw, 12] = tk2
+                            if second:
+                                work[nw, 12] = tk2
                             nw += 1
                         # the next parity starts from the row as it was
                         _mset(ms, ri, s)
@@ -1244,7 +1267,8 @@ def search(
                 nxt[nn, 0] = _pk(pos, _turned(rot1, row, 1), hv, sh, cr0, crh0, fo0)
             else:
                 nxt[nn, 0] = _pk(pos, rot1, hv, sh, cr0, min(crh0 + 1, MAX_CREDITS), fo0)
-            nxt[nn, 0] |= taken << TAKEN_SHIFT
+            if second:
+                nxt[nn, 0] |= taken << TAKEN_SHIFT
             nxt[nn, 1] = ms[0]
             nxt[nn, 2] = ms[1]
             nxt[nn, 3] = ms[2]
@@ -1277,7 +1301,7 @@ def search(
             if f2 >= limit:
                 truncated = truncated or f2 >= cap
                 continue
-            key2 = (a2 & pre_mask) | ((a2 >> TAKEN_SHIFT) << 29)  # (``second``: its fields too)
+            key2 = ((a2 & pre_mask) | ((a2 >> TAKEN_SHIFT) << 29)) if second else (a2 & pre_mask)
             fi = _slot5(front, key2, 0, 0, 0, 0)
             sa = (a2 >> 29) & 3
             sb = (a2 >> 31) & 63
