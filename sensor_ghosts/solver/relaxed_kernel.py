@@ -1176,12 +1176,9 @@ def search(
                                 else:
                                     nxt[nn, 0] = _pk(1 + ri * 5 + (nc - 1), rs | behind_rot[nr], h2 - 1, s2 % SPENT,
                                                      min(c2 + ch2, MAX_CREDITS), 0, fo2)
-                                nxt[nn, 0] |= (tk2 << TAKEN_SHIFT) | SECOND_USED
-                                nxt[nn, 1] = ms[0] | BEHIND[nr, 0]
-                                nxt[nn, 2] = ms[1] | BEHIND[nr, 1]
-                                nxt[nn, 3] = ms[2] | BEHIND[nr, 2]
-                                nxt[nn, 4] = ms[3] | BEHIND[nr, 3]
-                                nxt[nn, 5] = g
+                                _set6(nxt, nn, nxt[nn, 0] | (tk2 << TAKEN_SHIFT) | SECOND_USED,
+                                      ms[0] | BEHIND[nr, 0], ms[1] | BEHIND[nr, 1], ms[2] | BEHIND[nr, 2],
+                                      ms[3] | BEHIND[nr, 3], g)
                                 nn += 1
                             er = _end_rot(nr, rs) | behind_rot[nr]
                             rr = nr + 1  # the row two ahead (0-based), re-scanned
@@ -1239,15 +1236,10 @@ def search(
                 if w == 0:
                     if row + 1 > 7 or (cr0 + crh0 + 1 < MAX_CREDITS and not every_move and g > 0):
                         continue
-                    nxt[nn, 0] = _pk(pos, _turned(rot, row, 1), hv - 1, sh, cr0, crh0, fo0)
+                    a2 = _pk(pos, _turned(rot, row, 1), hv - 1, sh, cr0, crh0, fo0)
                 else:
-                    nxt[nn, 0] = _pk(pos, rot, hv - 1, sh, cr0, min(crh0 + 1, MAX_CREDITS), fo0)
-                nxt[nn, 0] |= (taken << TAKEN_SHIFT) | SECOND_USED
-                nxt[nn, 1] = m0
-                nxt[nn, 2] = m1
-                nxt[nn, 3] = m2
-                nxt[nn, 4] = m3
-                nxt[nn, 5] = g
+                    a2 = _pk(pos, rot, hv - 1, sh, cr0, min(crh0 + 1, MAX_CREDITS), fo0)
+                _set6(nxt, nn, a2 | (taken << TAKEN_SHIFT) | SECOND_USED, m0, m1, m2, m3, g)
                 nn += 1
         rot1 = _end_rot(row, rot)
         ms[0] = m0
