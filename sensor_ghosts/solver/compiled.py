@@ -22,7 +22,6 @@ from ..rules.geometry import EARTH, Direction
 from ..rules.state import GameState
 from .grid_kernel import CompiledGridTurns
 from .model import FLY, SHIP, Model
-from .relaxed import applies as relaxed_applies
 from .search import Heuristic
 from .split import grid_key
 
@@ -51,8 +50,7 @@ def load_for(state: GameState, notice: Callable[[], None] | None = tty_notice) -
         return 0.0
     t0 = time.perf_counter()
     model = Model(state, "open")
-    # (A model without the relaxed game, ``relaxed.applies``, uses neither.)
-    h_needed = not {"static_table", "search"} <= _ready and relaxed_applies(model)
+    h_needed = not {"static_table", "search"} <= _ready
     grid_needed = "next_grids" not in _ready and CompiledGridTurns.applies(model)
     if not (h_needed or grid_needed):
         return time.perf_counter() - t0
@@ -64,7 +62,7 @@ def load_for(state: GameState, notice: Callable[[], None] | None = tty_notice) -
         root = model.root_state()
         if h_needed:
             relaxed = Heuristic(model).relaxed  # its table with every row free: ``static_table``
-            if relaxed is not None:
+            if relaxed is not None:  # (None: a model without the relaxed game, ``relaxed.applies``)
                 _ready.add("static_table")
                 if root[SHIP] != EARTH:  # (else no search is made)
                     relaxed.turns(root, 1)  # ``search``: stops at once at this cap

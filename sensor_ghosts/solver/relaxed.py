@@ -159,9 +159,8 @@ any rotation ahead, which does not depend on rotations (a row is entered
 at any shift). With no second action left (F = 0) every later turn is
 one action and the bounds are the one-action game's. Cross-checked
 against the A* without the relaxed game and against the search guided by
-the grid distance alone (``tests/solver/test_second_action.py``). On the
-slowest setups the ``noturn`` table made the relaxed searches 1.5-3 times
-faster than the top credit layer alone (docs/SOLVER.md, "Worst case").
+the grid distance alone (``tests/solver/test_second_action.py``); what
+the ``noturn`` table gains is in docs/SOLVER.md, "Worst case".
 
 The search runs compiled (``relaxed_kernel``, Numba). It can be stopped at a
 ``cap``: "at least cap turns" is still a valid bound.
