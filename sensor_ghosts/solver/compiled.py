@@ -29,6 +29,10 @@ from .split import grid_key
 # cache takes about half a second, a compile about a minute.
 NOTICE_AFTER = 2.0
 KERNELS = ("static_table", "search", "next_grids")
+# The relaxed search as compiled for the §12 second action (a game of its
+# own to Numba: ``relaxed.RelaxedBound._second_arg``), loaded when a game
+# has that rule.
+SECOND_SEARCH = "search-second"
 _ready: set[str] = set()  # those called once in this process
 
 
@@ -46,11 +50,12 @@ def load_for(state: GameState, notice: Callable[[], None] | None = tty_notice) -
     process already has; ``notice`` is called if that takes more than
     ``NOTICE_AFTER`` seconds. Returns the seconds it took (0.0 when all
     were ready before), for a caller whose clock already runs."""
-    if len(_ready) == len(KERNELS):
+    if set(KERNELS) <= _ready and (SECOND_SEARCH in _ready or not state.setup.options.second_action):
         return 0.0
     t0 = time.perf_counter()
     model = Model(state, "open")
-    h_needed = not {"static_table", "search"} <= _ready
+    search_key = SECOND_SEARCH if model.actions_per_turn == 2 else "search"
+    h_needed = not {"static_table", search_key} <= _ready
     grid_needed = "next_grids" not in _ready and CompiledGridTurns.applies(model)
     if not (h_needed or grid_needed):
         return time.perf_counter() - t0
@@ -66,7 +71,7 @@ def load_for(state: GameState, notice: Callable[[], None] | None = tty_notice) -
                 _ready.add("static_table")
                 if root[SHIP] != EARTH:  # (else no search is made)
                     relaxed.turns(root, 1)  # ``search``: stops at once at this cap
-                    _ready.add("search")
+                    _ready.add(search_key)
         if grid_needed:
             CompiledGridTurns(model).nexts(grid_key(root), (FLY, Direction.RIGHT))
             _ready.add("next_grids")

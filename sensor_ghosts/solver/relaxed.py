@@ -219,6 +219,11 @@ class RelaxedBound:
         m = self.m = model
         assert applies(model), "the relaxed game does not bound this model's turns"
         self.second = model.actions_per_turn == 2
+        # The kernel's ``second``, left out (its default) with one action a
+        # turn: Numba then compiles that game apart, ``second`` a constant
+        # False in it, and the one-action game pays nothing for the second
+        # action's steps (docs/SOLVER.md, "Worst case").
+        self._second_arg = (True,) if self.second else ()
         # Rows three or more below the ship forget their rotation (module
         # docstring, "Rows left behind").
         self.forget_far_rows = forget_far_rows
@@ -464,7 +469,7 @@ class RelaxedBound:
             self.plain,
             decide,
             scan_first,
-            self.second,
+            *self._second_arg,
         )
         self._timed_out = bool(timed_out)
         return int(value)

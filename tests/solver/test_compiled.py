@@ -81,3 +81,15 @@ def test_progress_line_is_closed_only_when_shown(capsys):
     p.end()
     err = capsys.readouterr().err
     assert err.startswith("\rsolving: 5 nodes") and err.endswith("\n")
+
+
+def test_a_game_with_the_second_action_loads_its_own_relaxed_search(monkeypatch):
+    # The relaxed search is compiled apart for the §12 second action: a
+    # process that has the one-action kernels still loads that one, once.
+    from sensor_ghosts.rules.options import RuleOptions
+
+    monkeypatch.setattr(compiled, "_ready", set(compiled.KERNELS))
+    state = initial_state(generate_setup(4, RuleOptions(second_action=True)))
+    compiled.load_for(state, notice=None)
+    assert compiled.SECOND_SEARCH in compiled._ready
+    assert compiled.load_for(state, notice=None) == 0.0
