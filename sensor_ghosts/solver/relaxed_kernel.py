@@ -691,6 +691,24 @@ def _record_way(trail, t, goal, upper, upper_count, vir):
 
 
 @njit(cache=True, inline="always")
+def _layer_and_ahead(a):
+    """What the static-rows tables read of packed state ``a`` besides its
+    cell: its credit layer (all its credits, CREDIT_LAYERS or more as the
+    last) and the rotation of the row ahead (ANY_X where there is none or
+    it was let go)."""
+    k = ((a >> 31) & 63) + ((a >> 37) & 63) + ((a >> 43) & 63)
+    if k > CREDIT_LAYERS:
+        k = CREDIT_LAYERS
+    ahead = CELL_ROW[a & 63]  # 0-based index of the row ahead
+    xa = ANY_X
+    if ahead < 7:
+        xa = (a >> (6 + 3 * ahead)) & 7
+        if xa == WILD:
+            xa = ANY_X
+    return k, xa
+
+
+@njit(cache=True, inline="always")
 def _pk(pos, rot, held, sh, cr, crh, fo):
     return pos | (rot << 6) | (held << 27) | (sh << 29) | (cr << 31) | (crh << 37) | (fo << 43)
 
@@ -874,15 +892,7 @@ def search(
             return h
         pos = a & 63
         moved = (1 << (_highest_moved(((a >> 6) & ((1 << 21) - 1)) ^ rot0i, passed_top) + 1)) - 1
-        k = ((a >> 31) & 63) + ((a >> 37) & 63) + ((a >> 43) & 63)
-        if k > top:
-            k = top
-        ahead = CELL_ROW[pos]
-        xa = ANY_X
-        if ahead < 7:
-            xa = (a >> (6 + 3 * ahead)) & 7
-            if xa == WILD:
-                xa = ANY_X
+        k, xa = _layer_and_ahead(a)
         if free_left <= 0:
             x = stabs[static_index(moved, 0), k, xa * N_CELLS + pos]
             return x if x > h else h
@@ -916,15 +926,7 @@ def search(
         t = tidx[0, moved]
         if t < 0:
             t = static_index(moved, 0)  # (made when new: not inline, as rare)
-        k = ((a >> 31) & 63) + ((a >> 37) & 63) + ((a >> 43) & 63)
-        if k > top:
-            k = top
-        ahead = CELL_ROW[pos]  # 0-based index of the row ahead
-        xa = ANY_X
-        if ahead < 7:
-            xa = (a >> (6 + 3 * ahead)) & 7
-            if xa == WILD:
-                xa = ANY_X
+        k, xa = _layer_and_ahead(a)
         x = stabs[t, k, xa * N_CELLS + pos]
         return x if x > h else h
 
