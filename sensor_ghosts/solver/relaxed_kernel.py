@@ -1168,17 +1168,17 @@ def search(
                         if f & CAN_STOP:
                             if nn + 4 > nxt.shape[0]:
                                 nxt = np.concatenate((nxt, np.empty_like(nxt)))
+                            npos = 1 + ri * 5 + (nc - 1)
+                            if nr == row:
+                                cr_s, crh_s = c2, ch2
+                            else:
+                                cr_s, crh_s = min(c2 + ch2, MAX_CREDITS), 0
                             if second and not used and h2 >= 1:
                                 # The turn's first action, with a held virus
                                 # (maybe the one just taken) paid for a second
                                 # one: no turn's end yet, and no turn counted.
-                                if nr == row:
-                                    nxt[nn, 0] = _pk(1 + ri * 5 + (nc - 1), rs | behind_rot[nr], h2 - 1, s2 % SPENT,
-                                                     c2, ch2, fo2)
-                                else:
-                                    nxt[nn, 0] = _pk(1 + ri * 5 + (nc - 1), rs | behind_rot[nr], h2 - 1, s2 % SPENT,
-                                                     min(c2 + ch2, MAX_CREDITS), 0, fo2)
-                                _set6(nxt, nn, nxt[nn, 0] | (tk2 << TAKEN_SHIFT) | SECOND_USED,
+                                a_free = _pk(npos, rs | behind_rot[nr], h2 - 1, s2 % SPENT, cr_s, crh_s, fo2)
+                                _set6(nxt, nn, a_free | (tk2 << TAKEN_SHIFT) | SECOND_USED,
                                       ms[0] | BEHIND[nr, 0], ms[1] | BEHIND[nr, 1], ms[2] | BEHIND[nr, 2],
                                       ms[3] | BEHIND[nr, 3], g)
                                 nn += 1
@@ -1196,11 +1196,7 @@ def search(
                             n3 = ms[3] | BEHIND[nr, 3]
                             if nr + 2 <= 7:
                                 _mset(ms, rr, kept)  # a boost goes on before the turn ends
-                            npos = 1 + ri * 5 + (nc - 1)
-                            if nr == row:
-                                nxt[nn, 0] = _pk(npos, er, h2, s2 % SPENT, c2, ch2, fo2)
-                            else:
-                                nxt[nn, 0] = _pk(npos, er, h2, s2 % SPENT, min(c2 + ch2, MAX_CREDITS), 0, fo2)
+                            nxt[nn, 0] = _pk(npos, er, h2, s2 % SPENT, cr_s, crh_s, fo2)
                             if second:
                                 nxt[nn, 0] |= tk2 << TAKEN_SHIFT
                             nxt[nn, 1] = n0

@@ -25,8 +25,8 @@ SECOND = RuleOptions(second_action=True)
 CAP = 15
 
 
-def _plan_states(seed: int, options: RuleOptions = SECOND) -> tuple[int, list[GameState]]:
-    setup = generate_setup(seed, options)
+def _plan_states(seed: int) -> tuple[int, list[GameState]]:
+    setup = generate_setup(seed, SECOND)
     r = solve(setup, mode="deal", objective="turns-only", timeout=60)
     assert r.status == "solved", (seed, r.status, r.bound)
     return r.turns, r.plan.replay()
