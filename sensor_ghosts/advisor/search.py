@@ -225,8 +225,11 @@ def _propose(
     for w in ws[:4]:
         if time.perf_counter() > propose_until and cands:
             break
+        # At most a quarter of what is left: the careful plans may have used
+        # half the budget, and the candidates still have to be valued.
+        cap = SOLVE_SECONDS if budget is None else min(SOLVE_SECONDS, 0.25 * (deadline - time.perf_counter()))
         res = solve(near_careful(w), mode="deal", objective="turns-only", max_nodes=SOLVE_NODES,
-                    timeout=_timeout(deadline, SOLVE_SECONDS))
+                    timeout=_timeout(deadline, cap))
         if res.status == "solved" and res.plan is not None and res.plan.turns:
             # The plan's own cards may not be the cheapest for its effect.
             k = by_effect.get(_effect(res.plan.turns[0]))
@@ -308,11 +311,11 @@ def _halve(table: _Table, cand_list: list[Candidate], budget: float | None) -> N
     schedule = list(HALVING)
     stage = 0
     while i < len(ws):
-        if time.perf_counter() > deadline and all(c.n for c in alive):
+        if time.perf_counter() > deadline and any(c.n for c in alive):
             break
         for c in alive:
-            if time.perf_counter() > deadline and c.n >= 1 and all(x.n for x in alive):
-                break
+            if time.perf_counter() > deadline and any(x.n for x in alive):
+                break  # out of time: the candidates not valued yet drop out (``_answer``)
             if c.n == i:
                 table.value(c, i)
         if any(c.n <= i for c in alive):
