@@ -56,7 +56,10 @@ optimum is admissible), rule by rule:
   its row show any pattern.
 * **Meeting a card.** E: stop. B: go on in the same direction (boosts chain).
   A: needs two shields, which drop to 0. O: kills, except in low memory mode
-  (§11), where it is an A (the sample it costs is not counted: optimistic).
+  (§11), where it is an A that also costs a held virus, lost before the
+  card's own token is taken, as the rules engine has it. Optimistic where
+  the count cannot follow: with none held the token that leaves the board
+  is not counted, and a count at its cap (3, "3 or more") stays.
   Gaps and off-grid cells kill ([D20], [D25]).
 * **Samples.** Entering a card that still carries a virus token adds a held
   virus ([D13]); Earth wants ``need`` of them ([D12]). A relaxed path may count a
@@ -181,7 +184,8 @@ BOOST, AST, OBST = SectorType.BOOST, SectorType.ASTEROID, SectorType.OBSTRUCTED
 INF = 10**9
 
 # Card flags.
-CAN_BOOST, CAN_STOP, NEEDS_SHIELDS, DEADLY = 1, 2, 4, 8
+CAN_BOOST, CAN_STOP, NEEDS_SHIELDS, DEADLY, COSTS_SAMPLE = (
+    kernel.CAN_BOOST, kernel.CAN_STOP, kernel.NEEDS_SHIELDS, kernel.DEADLY, kernel.COSTS_SAMPLE)
 LEARNED_LIMIT = 1_000_000
 # The ways table (``kernel.search``'s ``upper``) starts over past this many
 # entries: at most ~30 MB (it doubles when half full). A median solve keeps
@@ -312,8 +316,10 @@ class RelaxedBound:
         if faces != {BOOST}:
             f |= CAN_STOP
         if faces <= {AST, OBST}:
-            if not self._low and faces == {OBST}:
-                return DEADLY
+            if faces == {OBST}:
+                if not self._low:
+                    return DEADLY
+                f |= COSTS_SAMPLE
             f |= NEEDS_SHIELDS
         return f
 

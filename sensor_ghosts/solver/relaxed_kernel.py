@@ -38,7 +38,7 @@ from numba import njit, objmode
 
 INF = 10**9
 MAX_CREDITS = 40
-CAN_BOOST, CAN_STOP, NEEDS_SHIELDS, DEADLY = 1, 2, 4, 8
+CAN_BOOST, CAN_STOP, NEEDS_SHIELDS, DEADLY, COSTS_SAMPLE = 1, 2, 4, 8, 16
 CREDIT_LAYERS = 4
 LAYER_MASK = (1 << (CREDIT_LAYERS + 1)) - 1
 EARTH_IDX = 36
@@ -1155,6 +1155,12 @@ def search(
                                     continue
                                 hb = h1 - (2 - s1)
                             s2 = SPENT
+                            if f & COSTS_SAMPLE and 0 < hb < 3:
+                                # Low memory's O (relaxed.py, "Meeting a
+                                # card"): a held virus lost, before this
+                                # card's token is taken. (3 stands for 3 or
+                                # more, so it stays.)
+                                hb -= 1
                         vb = (vir >> (ri * 5 + jj)) & 1
                         tk2 = tk
                         if second and vb:
