@@ -875,38 +875,6 @@ def search(
             tidx[noturn, moved] = t
         return t
 
-    def hstatic_second(a, enough, h):
-        # ``hstatic`` with the second action. While second actions may
-        # still come (a virus held or on the board beyond the ``need`` the
-        # way must end with, ``free_left``), a turn may take two actions:
-        # a bound in actions counts for at least half as many turns, or as
-        # many less those actions (relaxed.py, "A second action").
-        left = 0
-        for b in range(n_tok):
-            if not (a >> (TAKEN_SHIFT + b)) & 1:
-                left += 1
-        free_left = ((a >> 27) & 3) + left - need
-        if free_left > 0:
-            h = max((h + 1) // 2, h - free_left)
-        if h >= enough or plain:
-            return h
-        pos = a & 63
-        moved = (1 << (_highest_moved(((a >> 6) & ((1 << 21) - 1)) ^ rot0i, passed_top) + 1)) - 1
-        k, xa = _layer_and_ahead(a)
-        if free_left <= 0:
-            x = stabs[static_index(moved, 0), k, xa * N_CELLS + pos]
-            return x if x > h else h
-        # The table that also has the moves without the turn's end
-        # (``noturn``) counts actions, and so does the one-action table's
-        # top credit layer (any shift of a row as the ship enters it) at
-        # any rotation ahead, which does not depend on rotations.
-        x = stabs[static_index(moved, 1), k, xa * N_CELLS + pos]
-        y = stabs[static_index(moved, 0), top, ANY_X * N_CELLS + pos]
-        if y > x:
-            x = y
-        x = max((x + 1) // 2, x - free_left)
-        return x if x > h else h
-
     def hstatic(a, enough):
         # The bounds read from arrays (the grid distances, the static-rows
         # table): asked before the hash probes into the big tables (the
@@ -916,18 +884,42 @@ def search(
             h = to_earth[pos]
         else:
             h = gridb[pos]
+        # With the second action, while second actions may still come (a
+        # virus held or on the board beyond the ``need`` the way must end
+        # with, ``free_left``), a turn may take two actions: a bound in
+        # actions counts for at least half as many turns, or as many less
+        # those actions (relaxed.py, "A second action").
+        free_left = 0
         if second:
-            return hstatic_second(a, enough, h)
+            left = 0
+            for b in range(n_tok):
+                if not (a >> (TAKEN_SHIFT + b)) & 1:
+                    left += 1
+            free_left = ((a >> 27) & 3) + left - need
+            if free_left > 0:
+                h = max((h + 1) // 2, h - free_left)
         if h >= enough or plain:
             return h
         # Rows below the highest moved one count as moved too: fewer tables
         # (~35 µs each), weaker only below the ship.
         moved = (1 << (_highest_moved(((a >> 6) & ((1 << 21) - 1)) ^ rot0i, passed_top) + 1)) - 1
-        t = tidx[0, moved]
-        if t < 0:
-            t = static_index(moved, 0)  # (made when new: not inline, as rare)
         k, xa = _layer_and_ahead(a)
-        x = stabs[t, k, xa * N_CELLS + pos]
+        if free_left > 0:
+            # The table that also has the moves without the turn's end
+            # (``noturn``) counts actions, and so does the one-action
+            # table's top credit layer (any shift of a row as the ship
+            # enters it) at any rotation ahead, which does not depend on
+            # rotations.
+            x = stabs[static_index(moved, 1), k, xa * N_CELLS + pos]
+            y = stabs[static_index(moved, 0), top, ANY_X * N_CELLS + pos]
+            if y > x:
+                x = y
+            x = max((x + 1) // 2, x - free_left)
+        else:
+            t = tidx[0, moved]
+            if t < 0:
+                t = static_index(moved, 0)
+            x = stabs[t, k, xa * N_CELLS + pos]
         return x if x > h else h
 
     h0 = hstatic(a0, INF)
