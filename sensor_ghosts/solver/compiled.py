@@ -19,9 +19,11 @@ import time
 from collections.abc import Callable
 
 from ..rules.geometry import EARTH, Direction
+from ..rules.options import RuleOptions
 from ..rules.state import GameState
 from .grid_kernel import CompiledGridTurns
 from .model import FLY, SHIP, Model
+from .relaxed import SEARCHES, search_args
 from .search import Heuristic
 from .split import grid_key
 
@@ -29,11 +31,9 @@ from .split import grid_key
 # cache takes about half a second, a compile about a minute.
 NOTICE_AFTER = 2.0
 KERNELS = ("static_table", "search", "next_grids")
-# The relaxed search as compiled for the §12 second action (a game of its
-# own to Numba: ``relaxed.RelaxedBound._second_arg``), loaded when a game
-# has that rule.
-SECOND_SEARCH = "search-second"
-_ready: set[str] = set()  # those called once in this process
+_ready: set[str] = set()  # those called once in this process (the relaxed
+# search by its name in ``SEARCHES``: compiled apart per game)
+_search_of: dict[RuleOptions, str] = {}  # the relaxed search a game's rules take
 
 
 def tty_notice() -> None:
@@ -50,11 +50,12 @@ def load_for(state: GameState, notice: Callable[[], None] | None = tty_notice) -
     process already has; ``notice`` is called if that takes more than
     ``NOTICE_AFTER`` seconds. Returns the seconds it took (0.0 when all
     were ready before), for a caller whose clock already runs."""
-    if set(KERNELS) <= _ready and (SECOND_SEARCH in _ready or not state.setup.options.second_action):
+    options = state.setup.options
+    if set(KERNELS) <= _ready and _search_of.get(options) in _ready:
         return 0.0
     t0 = time.perf_counter()
     model = Model(state, "open")
-    search_key = SECOND_SEARCH if model.actions_per_turn == 2 else "search"
+    search_key = _search_of[options] = SEARCHES[search_args(model)]
     h_needed = not {"static_table", search_key} <= _ready
     grid_needed = "next_grids" not in _ready and CompiledGridTurns.applies(model)
     if not (h_needed or grid_needed):

@@ -63,7 +63,9 @@ optimum is admissible), rule by rule:
   Gaps and off-grid cells kill ([D20], [D25]).
 * **Samples.** Entering a card that still carries a virus token adds a held
   virus ([D13]); Earth wants ``need`` of them ([D12]). A relaxed path may count a
-  token twice by coming back to it, which is optimistic.
+  token twice by coming back to it, which is optimistic; where Earth wants
+  two or more, and with the second action, the tokens taken are tracked
+  instead (``search_args``), so each counts once.
 * **Shields** grow by a Shields action (a wait with +1) or bolster (no turn,
   one held virus each), never above 2 ([D9]). Shields count only when the ship
   meets a card that needs them, so the search bolsters then, as far as the
@@ -216,18 +218,35 @@ def applies(model) -> bool:
     return tokens <= kernel.MAX_TOKENS and tokens + root[HELD] <= 3
 
 
+# The relaxed search compiled for each game (``search_args``): its name for
+# ``compiled.load_for``.
+SEARCHES = {(): "search", (True,): "search-track", (True, True): "search-second"}
+
+
+def search_args(model) -> tuple[bool, ...]:
+    """The kernel's last arguments for ``model``, ``track`` and ``second``,
+    the False ones left out: Numba compiles a game apart for each, the ones
+    left out constant False in it, so the plain game pays nothing for the
+    steps of the others (docs/SOLVER.md, "Worst case"). Tokens are tracked
+    with the second action (module docstring, "A second action") and where
+    Earth wants two samples or more (a token counted twice would count for
+    a sample Earth needs, "Samples"), while they fit the packed state."""
+    if model.actions_per_turn == 2:
+        return (True, True)
+    tokens = bin(model.root_state()[SAMPLES] & model.virus_bits).count("1")
+    if model.need >= 2 and tokens <= kernel.MAX_TOKENS:
+        return (True,)
+    return ()
+
+
 class RelaxedBound:
     """Static per-instance tables and the search of the relaxed game."""
 
     def __init__(self, model, forget_far_rows: bool = False) -> None:
         m = self.m = model
         assert applies(model), "the relaxed game does not bound this model's turns"
-        self.second = model.actions_per_turn == 2
-        # The kernel's ``second``, left out (its default) with one action a
-        # turn: Numba then compiles that game apart, ``second`` a constant
-        # False in it, and the one-action game pays nothing for the second
-        # action's steps (docs/SOLVER.md, "Worst case").
-        self._second_arg = (True,) if self.second else ()
+        self._search_args = search_args(model)
+        self.second = len(self._search_args) == 2
         # Rows three or more below the ship forget their rotation (module
         # docstring, "Rows left behind").
         self.forget_far_rows = forget_far_rows
@@ -475,7 +494,7 @@ class RelaxedBound:
             self.plain,
             decide,
             scan_first,
-            *self._second_arg,
+            *self._search_args,
         )
         self._timed_out = bool(timed_out)
         return int(value)

@@ -742,7 +742,8 @@ def search(
     pos0, rot0, masks0, held, shields, credits, cap, need,
     flags, face, flippable, ch, nch, rescan_full, vir, to_earth, gridb, any_stop, any_boost,
     lq, lr, lc, ln, learned, learned_count, grown, deadline, skeys, stabs, scount, tfree, tfree_noturn, behind_rot,
-    upper, upper_count, keep_ways, every_move=False, plain=False, decide=False, scan_first=False, second=False,
+    upper, upper_count, keep_ways, every_move=False, plain=False, decide=False, scan_first=False, track=False,
+    second=False,
 ):
     """The card-free game with exact faces: the relaxed optimum from the given
     state, or ``cap`` when it is at least ``cap``. Returns (value, timed_out,
@@ -768,14 +769,17 @@ def search(
     whether the value is under ``cap``: a stop at the first win under the
     cap (its turns returned, an upper bound), and the ways table read at
     each state reached. ``scan_first``: the first turn is a credit wait (a
-    Deep Scan). ``second``: the §12 second action (relaxed.py, "A second
-    action"): an action may be taken without the turn's end for a held
-    virus, once a turn, and the virus tokens taken are tracked."""
-    # The virus tokens' bits (``second``): token slot -> its bit in the
+    Deep Scan). ``track``: the virus tokens taken are tracked, so that a
+    token is taken once (relaxed.py, "Samples"). ``second``: the §12 second
+    action (relaxed.py, "A second action"): an action may be taken without
+    the turn's end for a held virus, once a turn; the tokens are tracked
+    then too."""
+    tracked = track or second
+    # The virus tokens' bits (``tracked``): token slot -> its bit in the
     # packed state's taken field.
-    tok = np.full(35 if second else 0, -1, dtype=np.int64)
+    tok = np.full(35 if tracked else 0, -1, dtype=np.int64)
     n_tok = 0
-    if second:
+    if tracked:
         for b in range(35):
             if (vir >> b) & 1:
                 tok[b] = n_tok
@@ -1024,7 +1028,7 @@ def search(
         cr0 = (a >> 31) & 63
         crh0 = (a >> 37) & 63
         fo0 = (a >> 43) & 63
-        extra = a >> TAKEN_SHIFT  # (``second``) the tokens taken, the second action spent
+        extra = a >> TAKEN_SHIFT  # (``tracked``) the tokens taken, the second action spent
         taken = extra & ((1 << MAX_TOKENS) - 1)
         used = extra >> MAX_TOKENS
         row = CELL_ROW[pos]
@@ -1042,7 +1046,7 @@ def search(
             dc = DC[d]
             nw = 1
             _set_work(work, 0, CELL_ROW[pos], CELL_COL[pos], hv, sh, rot, cr0, crh0, fo0, m0, m1, m2, m3)
-            if second:
+            if tracked:
                 work[0, 12] = taken
             while nw:
                 nw -= 1
@@ -1058,7 +1062,7 @@ def search(
                 b1 = work[nw, 9]
                 b2 = work[nw, 10]
                 b3 = work[nw, 11]
-                tk = work[nw, 12] if second else 0
+                tk = work[nw, 12] if tracked else 0
                 nr = r + dr
                 nc = c + dc
                 if nr == 7 and nc == 6:
@@ -1155,8 +1159,8 @@ def search(
                                 hb -= 1
                         vb = (vir >> (ri * 5 + jj)) & 1
                         tk2 = tk
-                        if second and vb:
-                            # A token is taken once (``second`` tracks them).
+                        if tracked and vb:
+                            # A token is taken once.
                             if (tk >> tok[ri * 5 + jj]) & 1:
                                 vb = 0
                             else:
@@ -1195,7 +1199,7 @@ def search(
                             if nr + 2 <= 7:
                                 _mset(ms, rr, kept)  # a boost goes on before the turn ends
                             nxt[nn, 0] = _pk(npos, er, h2, s2 % SPENT, cr_s, crh_s, fo2)
-                            if second:
+                            if tracked:
                                 nxt[nn, 0] |= tk2 << TAKEN_SHIFT
                             nxt[nn, 1] = n0
                             nxt[nn, 2] = n1
@@ -1207,7 +1211,7 @@ def search(
                             if nw >= work.shape[0]:
                                 work = np.concatenate((work, np.empty_like(work)))
                             _set_work(work, nw, nr, nc, h2, s2, rs, c2, ch2, fo2, ms[0], ms[1], ms[2], ms[3])
-                            if second:
+                            if tracked:
                                 work[nw, 12] = tk2
                             nw += 1
                         # the next parity starts from the row as it was
@@ -1255,7 +1259,7 @@ def search(
                 nxt[nn, 0] = _pk(pos, _turned(rot1, row, 1), hv, sh, cr0, crh0, fo0)
             else:
                 nxt[nn, 0] = _pk(pos, rot1, hv, sh, cr0, min(crh0 + 1, MAX_CREDITS), fo0)
-            if second:
+            if tracked:
                 nxt[nn, 0] |= taken << TAKEN_SHIFT
             nxt[nn, 1] = ms[0]
             nxt[nn, 2] = ms[1]
@@ -1289,7 +1293,7 @@ def search(
             if f2 >= limit:
                 truncated = truncated or f2 >= cap
                 continue
-            key2 = ((a2 & pre_mask) | ((a2 >> TAKEN_SHIFT) << 29)) if second else (a2 & pre_mask)
+            key2 = ((a2 & pre_mask) | ((a2 >> TAKEN_SHIFT) << 29)) if tracked else (a2 & pre_mask)
             fi = _slot5(front, key2, 0, 0, 0, 0)
             sa = (a2 >> 29) & 3
             sb = (a2 >> 31) & 63

@@ -91,5 +91,15 @@ def test_a_game_with_the_second_action_loads_its_own_relaxed_search(monkeypatch)
     monkeypatch.setattr(compiled, "_ready", set(compiled.KERNELS))
     state = initial_state(generate_setup(4, RuleOptions(second_action=True)))
     compiled.load_for(state, notice=None)
-    assert compiled.SECOND_SEARCH in compiled._ready
+    assert "search-second" in compiled._ready
+    assert compiled.load_for(state, notice=None) == 0.0
+
+
+def test_a_game_of_two_samples_loads_the_search_that_tracks_tokens(monkeypatch):
+    from sensor_ghosts.rules.options import RuleOptions
+
+    monkeypatch.setattr(compiled, "_ready", set(compiled.KERNELS))
+    state = initial_state(generate_setup(4, RuleOptions(two_samples=True)))
+    compiled.load_for(state, notice=None)
+    assert "search-track" in compiled._ready
     assert compiled.load_for(state, notice=None) == 0.0
