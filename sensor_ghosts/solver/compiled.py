@@ -71,8 +71,7 @@ def load_for(state: GameState, notice: Callable[[], None] | None = tty_notice) -
             if relaxed is not None:  # (None: a model without the relaxed game, ``relaxed.applies``)
                 _ready.add("static_table")
                 if root[SHIP] != EARTH:  # (else no search is made)
-                    relaxed.turns(root, 1)  # ``search``: stops at once at this cap
-                    _ready.add(search_key)
+                    _ready.update(relaxed.load_searches(root))
         if grid_needed:
             CompiledGridTurns(model).nexts(grid_key(root), (FLY, Direction.RIGHT))
             _ready.add("next_grids")

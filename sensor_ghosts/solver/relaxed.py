@@ -64,8 +64,9 @@ optimum is admissible), rule by rule:
 * **Samples.** Entering a card that still carries a virus token adds a held
   virus ([D13]); Earth wants ``need`` of them ([D12]). A relaxed path may count a
   token twice by coming back to it, which is optimistic; where Earth wants
-  two or more, and with the second action, the tokens taken are tracked
-  instead (``search_args``), so each counts once.
+  two or more, with the second action, and in any game once an instance
+  has made ``TRACK_AFTER`` searches, the tokens taken are tracked instead
+  (``search_args``), so each counts once.
 * **Shields** grow by a Shields action (a wait with +1) or bolster (no turn,
   one held virus each), never above 2 ([D9]). Shields count only when the ship
   meets a card that needs them, so the search bolsters then, as far as the
@@ -213,14 +214,23 @@ def applies(model) -> bool:
     action": the kernel counts held samples up to 3 and tracks the tokens)."""
     if model.actions_per_turn == 1:
         return True
-    root = model.root_state()
-    tokens = bin(root[SAMPLES] & model.virus_bits).count("1")
-    return tokens <= kernel.MAX_TOKENS and tokens + root[HELD] <= 3
+    return _tokens(model) <= kernel.MAX_TOKENS and _tokens(model) + model.root_state()[HELD] <= 3
+
+
+def _tokens(model) -> int:
+    """The virus tokens on the board at ``model``'s root."""
+    return bin(model.root_state()[SAMPLES] & model.virus_bits).count("1")
 
 
 # The relaxed search compiled for each game (``search_args``): its name for
 # ``compiled.load_for``.
-SEARCHES = {(): "search", (True,): "search-track", (True, True): "search-second"}
+TRACKED = (True,)
+SEARCHES = {(): "search", TRACKED: "search-track", (True, True): "search-second"}
+# After this many relaxed searches of one instance the one-sample game
+# tracks the tokens too (``RelaxedBound._search``): a little dearer a
+# search, worth it only where many are made (docs/SOLVER.md, "Two samples").
+# A count, not a clock, so the same instance is searched the same way.
+TRACK_AFTER = 64
 
 
 def search_args(model) -> tuple[bool, ...]:
@@ -233,9 +243,8 @@ def search_args(model) -> tuple[bool, ...]:
     a sample Earth needs, "Samples"), while they fit the packed state."""
     if model.actions_per_turn == 2:
         return (True, True)
-    tokens = bin(model.root_state()[SAMPLES] & model.virus_bits).count("1")
-    if model.need >= 2 and tokens <= kernel.MAX_TOKENS:
-        return (True,)
+    if model.need >= 2 and _tokens(model) <= kernel.MAX_TOKENS:
+        return TRACKED
     return ()
 
 
@@ -246,6 +255,9 @@ class RelaxedBound:
         m = self.m = model
         assert applies(model), "the relaxed game does not bound this model's turns"
         self._search_args = search_args(model)
+        # (The plain game turns to tracking after TRACK_AFTER searches.)
+        self._may_track = not self._search_args and _tokens(model) <= kernel.MAX_TOKENS
+        self._searches = 0
         self.second = len(self._search_args) == 2
         # Rows three or more below the ship forget their rotation (module
         # docstring, "Rows left behind").
@@ -341,6 +353,19 @@ class RelaxedBound:
                 f |= COSTS_SAMPLE
             f |= NEEDS_SHIELDS
         return f
+
+    def load_searches(self, st: tuple) -> list[str]:
+        """Call each compiled search this game may use once, at cap 1 (it
+        stops at once), for ``compiled.load_for``; their names."""
+        _, rot, masks, held, shields, vir, credits = self._key(st)
+        first = self._search_args
+        names = []
+        for args in (first, TRACKED) if self._may_track else (first,):
+            self._search_args = args
+            self._search(st[SHIP], rot, masks, held, shields, vir, credits, 1)
+            names.append(SEARCHES[args])
+        self._search_args = first
+        return names
 
     def turns(self, st: tuple, cap: int = INF) -> int:
         """Fewest turns for the ship of model state ``st`` to reach Earth in the
@@ -455,6 +480,11 @@ class RelaxedBound:
             self._timed_out = True
             return 0
         self._make_room()
+        self._searches += 1
+        if self._searches == TRACK_AFTER and self._may_track:
+            # The values found so far stay valid lower bounds: tracking
+            # only takes ways away.
+            self._search_args = TRACKED
         value, timed_out, self._learned, self._last_first, self._ways = kernel.search(
             kernel.cell_index(ship),
             rot0,  # (tuples: cheaper to pass than arrays made from them)

@@ -52,7 +52,8 @@ def test_load_is_once_a_process_and_says_so_when_slow(slow_first_call, monkeypat
     took = compiled.load_for(state, notice=lambda: notices.append(1))
     assert took >= SLOW and notices == [1]
     assert compiled.load_for(state, notice=lambda: notices.append(2)) == 0.0
-    assert notices == [1] and set(compiled._ready) == set(compiled.KERNELS)
+    # (and the relaxed search it may turn to: ``relaxed.TRACK_AFTER``)
+    assert notices == [1] and set(compiled._ready) == {*compiled.KERNELS, "search-track"}
 
 
 def test_a_fast_load_gives_no_notice(monkeypatch):
@@ -103,3 +104,12 @@ def test_a_game_of_two_samples_loads_the_search_that_tracks_tokens(monkeypatch):
     compiled.load_for(state, notice=None)
     assert "search-track" in compiled._ready
     assert compiled.load_for(state, notice=None) == 0.0
+
+
+def test_a_one_sample_game_loads_the_search_it_may_turn_to(monkeypatch):
+    # After ``relaxed.TRACK_AFTER`` searches the plain game tracks the tokens:
+    # that search is loaded before the clock too.
+    monkeypatch.setattr(compiled, "_ready", set())
+    monkeypatch.setattr(compiled, "_search_of", {})
+    compiled.load_for(initial_state(generate_setup(4)), notice=None)
+    assert {"search", "search-track"} <= compiled._ready

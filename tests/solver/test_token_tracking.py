@@ -24,6 +24,7 @@ SEEDS = [56, 58, 154, 168, 291]
 
 def _untracked(monkeypatch) -> None:
     monkeypatch.setattr(relaxed, "search_args", lambda m: ())
+    monkeypatch.setattr(relaxed, "TRACK_AFTER", 10**9)
 
 
 def _relaxed_turns(state) -> int:
@@ -56,3 +57,23 @@ def test_whole_setups_settle_in_the_same_turns(seed, monkeypatch):
     before = solve(setup, mode="deal", objective="turns-only", timeout=60)
     assert now.status == before.status == "solved"
     assert now.turns == before.turns
+
+
+def test_the_one_sample_game_turns_to_tracking_after_many_searches(monkeypatch):
+    m = Model(near_earth(SEEDS[0], rows=(5, 6, 7)), "deal")
+    monkeypatch.setattr(relaxed, "TRACK_AFTER", 3)
+    bound = Heuristic(m).relaxed
+    for cap in range(1, 5):  # (each a search: the value is 7, above every cap)
+        bound.turns(m.root_state(), cap)
+        assert bound._search_args == (() if cap < 3 else relaxed.TRACKED)
+
+
+@pytest.mark.parametrize("seed", [0, 1, 2, 3])
+def test_the_one_sample_game_settles_the_same_tracked_from_the_start(seed, monkeypatch):
+    setup = generate_setup(seed)
+    monkeypatch.setattr(relaxed, "TRACK_AFTER", 1)
+    tracked = solve(setup, mode="deal", objective="turns-only", timeout=60)
+    monkeypatch.setattr(relaxed, "TRACK_AFTER", 10**9)
+    plain = solve(setup, mode="deal", objective="turns-only", timeout=60)
+    assert tracked.status == plain.status == "solved"
+    assert tracked.turns == plain.turns
