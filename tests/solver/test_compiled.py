@@ -84,25 +84,17 @@ def test_progress_line_is_closed_only_when_shown(capsys):
     assert err.startswith("\rsolving: 5 nodes") and err.endswith("\n")
 
 
-def test_a_game_with_the_second_action_loads_its_own_relaxed_search(monkeypatch):
-    # The relaxed search is compiled apart for the §12 second action: a
-    # process that has the one-action kernels still loads that one, once.
+@pytest.mark.parametrize(("flag", "search"), [("second_action", "search-second"), ("two_samples", "search-track")])
+def test_a_game_loads_the_relaxed_search_compiled_for_it(flag, search, monkeypatch):
+    # The relaxed search is compiled apart for the §12 second action, and for
+    # two samples to win (tokens tracked): a process that has the plain
+    # kernels still loads that one, once.
     from sensor_ghosts.rules.options import RuleOptions
 
     monkeypatch.setattr(compiled, "_ready", set(compiled.KERNELS))
-    state = initial_state(generate_setup(4, RuleOptions(second_action=True)))
+    state = initial_state(generate_setup(4, RuleOptions(**{flag: True})))
     compiled.load_for(state, notice=None)
-    assert "search-second" in compiled._ready
-    assert compiled.load_for(state, notice=None) == 0.0
-
-
-def test_a_game_of_two_samples_loads_the_search_that_tracks_tokens(monkeypatch):
-    from sensor_ghosts.rules.options import RuleOptions
-
-    monkeypatch.setattr(compiled, "_ready", set(compiled.KERNELS))
-    state = initial_state(generate_setup(4, RuleOptions(two_samples=True)))
-    compiled.load_for(state, notice=None)
-    assert "search-track" in compiled._ready
+    assert search in compiled._ready
     assert compiled.load_for(state, notice=None) == 0.0
 
 
