@@ -214,7 +214,8 @@ def applies(model) -> bool:
     action": the kernel counts held samples up to 3 and tracks the tokens)."""
     if model.actions_per_turn == 1:
         return True
-    return _tokens(model) <= kernel.MAX_TOKENS and _tokens(model) + model.root_state()[HELD] <= 3
+    tokens = _tokens(model)
+    return tokens <= kernel.MAX_TOKENS and tokens + model.root_state()[HELD] <= 3
 
 
 def _tokens(model) -> int:
