@@ -153,6 +153,7 @@ def _summary(r) -> str:
     if r.status == "solved":
         return f"{ans}: {r.turns} turns, {r.cards} cards ({r.mode} mode, {r.nodes} nodes, {r.seconds:.2f}s)"
     if r.status == "unsolvable":
-        return f"{ans} ({r.mode} mode, {r.nodes} nodes, {r.seconds:.2f}s)"
+        why = f": {r.reason}" if r.reason else ""
+        return f"{ans}{why} ({r.mode} mode, {r.nodes} nodes, {r.seconds:.2f}s)"
     return (f"unknown: at least {r.bound} turns ({r.stopped}; {r.mode} mode, {r.nodes} nodes, "
             f"{r.seconds:.2f}s)")

@@ -13,9 +13,10 @@ from ..rules.state import GameState, initial_state, random_deal
 from ..rules.validation import check_playable, check_shape
 from . import compiled, lazy_draws, split
 from .expected import solve_expected
-from .model import Model
+from .model import HELD, SAMPLES, SHIP, Model
 from .model_state import Root
 from .plan import build_plan, dealt_of
+from .relaxed import top_row_blocks
 from .result import Mode, Objective, SolveResult, SolverInputError, Status
 from .search import Heuristic, SearchOutcome, TtyProgress, astar
 
@@ -138,7 +139,27 @@ def solve(
     finally:
         if isinstance(progress, TtyProgress):
             progress.end()
-    return _result(model, out, instance, deal, mode, objective, t0)
+    result = _result(model, out, instance, deal, mode, objective, t0)
+    if result.status == Status.UNSOLVABLE:
+        result.reason = _why_unsolvable(model, roots, out.nodes, max_turns)
+    return result
+
+
+def _why_unsolvable(model: Model, roots: list[Root], nodes: int, max_turns: int | None) -> str:
+    """What shows that no plan wins, in a sentence: a fact of the grid where
+    the search never left the start (every root's admissible bound infinite),
+    else the exhausted search."""
+    if max_turns is not None:
+        return f"no plan of at most {max_turns} turns wins"
+    if nodes:
+        return f"every line of play was searched ({nodes} states) and none wins"
+    st = roots[0][0]
+    if bin(st[SAMPLES] & model.virus_bits).count("1") + st[HELD] < model.need:
+        return f"Earth asks for {model.need} virus samples and fewer are held or left on the board"
+    if st[SHIP][0] < 7 and top_row_blocks(model):
+        return ("no card of row 7 has a side the ship can stop on, and only from row 7 "
+                "can it fly into Earth")
+    return "no way to Earth even with the command cards set aside (the relaxed game, docs/SOLVER.md)"
 
 
 def _result(model: Model, out: SearchOutcome, instance: Setup | GameState, deal: Deal | None, mode: str,

@@ -207,6 +207,33 @@ def _credits(pend: tuple) -> int:
     return len(pend) - shifts + (shifts << 8)
 
 
+def card_flags(faces: set, low_memory: bool) -> int:
+    """Card flags for the set of faces the ship may meet on a card."""
+    f = 0
+    if BOOST in faces:
+        f |= CAN_BOOST
+    # A face the ship may stop on: empty, an asteroid (with shields), an O
+    # only in low memory mode (elsewhere it kills).
+    if faces - {BOOST, OBST} or (OBST in faces and low_memory):
+        f |= CAN_STOP
+    if faces <= {AST, OBST}:
+        if faces == {OBST}:
+            if not low_memory:
+                return DEADLY
+            f |= COSTS_SAMPLE
+        f |= NEEDS_SHIELDS
+    return f
+
+
+def top_row_blocks(model) -> bool:
+    """Whether no card of row 7 has a side the ship may stop on: the ship
+    then never stands in row 7, and only from there does a Fly reach Earth
+    (a boost up from row 6 leaves the grid)."""
+    return not any(
+        not model.gap[6][j] and card_flags(set(model.sides[6][j]), model.options.low_memory) & CAN_STOP
+        for j in range(5))
+
+
 def applies(model) -> bool:
     """Whether the relaxed game bounds ``model``'s turns: always with one
     action a turn; with the §12 second action while the held virus samples
@@ -341,19 +368,7 @@ class RelaxedBound:
         self._last_first = -1
 
     def _flags_of(self, faces: set) -> int:
-        """Card flags for the set of faces the ship may meet on a card."""
-        f = 0
-        if BOOST in faces:
-            f |= CAN_BOOST
-        if faces != {BOOST}:
-            f |= CAN_STOP
-        if faces <= {AST, OBST}:
-            if faces == {OBST}:
-                if not self._low:
-                    return DEADLY
-                f |= COSTS_SAMPLE
-            f |= NEEDS_SHIELDS
-        return f
+        return card_flags(faces, self._low)
 
     def load_searches(self, st: tuple) -> list[str]:
         """Call each compiled search this game may use once, at cap 1 (it
@@ -380,7 +395,8 @@ class RelaxedBound:
         got = self._cache.get(key)
         # A cached value is exact, or a proven "at least" (cached with its flag).
         if got is not None and (got[1] or got[0] >= cap):
-            return min(got[0], cap)
+            # (INF, no way at all, stays INF whatever the cap.)
+            return got[0] if got[0] >= INF else min(got[0], cap)
         self._timed_out = False
         value = self._search(ship, rot, masks, held, shields, vir, credits, cap)
         if got is not None and got[0] > value:

@@ -930,7 +930,9 @@ def search(
     if not plain:
         h0 = max(h0, _key_put(learned, learned_count, a0, ms0[0], ms0[1], ms0[2], ms0[3], vir, EMPTY))
     if h0 >= cap:
-        return cap, False, learned, -1, upper
+        # An infinite guide is a proof (it never exceeds the relaxed
+        # distance): no relaxed way to Earth at all.
+        return (INF if h0 >= INF else cap), False, learned, -1, upper
     if decide and not plain and not scan_first:
         # A win found before from the start itself, within the cap.
         u0 = _upper_get(upper, a0, ms0[0], ms0[1], ms0[2], ms0[3], vir)

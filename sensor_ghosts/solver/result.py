@@ -78,6 +78,8 @@ class SolveResult:
     # found, and the flight plan behind the lower bound (``expected.flight_text``).
     method: str = ""
     flight: list[str] | None = None
+    # Unsolvable: what shows it, in a sentence (``api._why_unsolvable``).
+    reason: str = ""
 
     def __post_init__(self) -> None:
         self.status = Status(self.status)
@@ -100,5 +102,6 @@ class SolveResult:
             "stopped": self.stopped,
             "method": self.method,
             "flight": self.flight,
+            "reason": self.reason,
             "plan": self.plan.to_json() if self.plan else None,
         }

@@ -1,0 +1,88 @@
+"""Setups no deal can win, proven at the start (issue 37, "proofs of
+unwinnability"): the relaxed game's guide is infinite there, the search
+says 'unsolvable' at once, and the result says what shows it. The claim
+is checked apart from the solver, through the rules engine's ``fly``."""
+
+from __future__ import annotations
+
+import pytest
+from click.testing import CliRunner
+
+from sensor_ghosts.cli.main import main
+from sensor_ghosts.generators import generate_setup
+from sensor_ghosts.rules.cards import SectorType, Side
+from sensor_ghosts.rules.geometry import Direction
+from sensor_ghosts.rules.movement import fly
+from sensor_ghosts.rules.options import RuleOptions
+from sensor_ghosts.rules.setup import Slot, replace_cell
+from sensor_ghosts.rules.state import Status, initial_state
+from sensor_ghosts.solver import relaxed, solve
+from sensor_ghosts.solver.model import Model
+from sensor_ghosts.solver.relaxed import CAN_BOOST, CAN_STOP, DEADLY, INF, RelaxedBound, card_flags
+
+BOOST, OBST, AST, EMPTY = SectorType.BOOST, SectorType.OBSTRUCTED, SectorType.ASTEROID, SectorType.EMPTY
+# Standard solo: row 7 holds only cards whose sides are B or O.
+SEED = 7919
+
+
+def _every_entry_into_row_7_loses(seed: int) -> bool:
+    """By the rules engine alone: the ship, with full shields, flying up from
+    any cell of row 6 into any card of row 7 (each of that row's cards in
+    each column, either side up) is lost. Only a Fly up from row 6 enters
+    row 7, and only from row 7 is Earth entered, so no game is won."""
+    setup = generate_setup(seed, RuleOptions())
+    state = initial_state(setup, setup.deal).evolve(shields=2)
+    cards = [cell.card for cell in state.grid[6] if isinstance(cell, Slot)]
+    for c in range(1, 6):
+        for card in cards:
+            for up in (Side.FRONT, Side.BACK):
+                grid = replace_cell(state.grid, (7, c), Slot(card, up, None))
+                after = fly(state.evolve(grid=grid, ship=(6, c)), Direction.UP)
+                if after.outcome is None or after.outcome.status != Status.LOST:
+                    return False
+    return True
+
+
+def test_the_setup_is_unwinnable_by_the_rules_engine() -> None:
+    assert _every_entry_into_row_7_loses(SEED)
+    assert not _every_entry_into_row_7_loses(0)  # (the check can fail)
+
+
+@pytest.mark.parametrize("mode", ["deal", "open"])
+def test_unsolvable_at_once_with_a_reason(mode: str) -> None:
+    setup = generate_setup(SEED, RuleOptions())
+    r = solve(setup, mode=mode, objective="turns-only", timeout=10)
+    assert r.status == "unsolvable"
+    assert r.nodes == 0  # decided at the start, not by searching
+    assert "row 7" in r.reason
+    assert r.as_dict()["reason"] == r.reason
+
+
+def test_relaxed_game_is_infinite_at_the_dock() -> None:
+    setup = generate_setup(SEED, RuleOptions())
+    m = Model(initial_state(setup, setup.deal), "deal")
+    rb = RelaxedBound(m)
+    root = m.root_state()
+    assert rb.turns(root, 20) >= INF
+    # A cached infinity stays infinite whatever the cap asked.
+    assert rb.turns(root, 12) >= INF
+    assert relaxed.top_row_blocks(m)
+
+
+def test_verify_says_what_shows_it() -> None:
+    runner = CliRunner()
+    with runner.isolated_filesystem():
+        assert runner.invoke(main, ["generate", "--seed", str(SEED), "--out", "s.txt"]).exit_code == 0
+        got = runner.invoke(main, ["verify", "s.txt"])
+    assert got.exit_code == 1
+    assert got.output.startswith("unsolvable: no card of row 7 has a side the ship can stop on")
+
+
+def test_card_flags_stop_only_on_a_face_that_stops() -> None:
+    # B or O: a boost, or death (an O stops the ship only in low memory mode).
+    assert card_flags({BOOST, OBST}, False) == CAN_BOOST
+    assert card_flags({BOOST, OBST}, True) & CAN_STOP
+    assert card_flags({OBST}, False) == DEADLY
+    assert card_flags({BOOST}, False) == CAN_BOOST
+    assert card_flags({AST, BOOST}, False) & CAN_STOP
+    assert card_flags({EMPTY, OBST}, False) & CAN_STOP
