@@ -16,14 +16,15 @@ from .expected import solve_expected
 from .model import HELD, SAMPLES, SHIP, Model
 from .model_state import Root
 from .plan import build_plan, dealt_of
-from .relaxed import top_row_blocks
+from .relaxed import DEEPEN_FROM, top_row_blocks
 from .result import Mode, Objective, SolveResult, SolverInputError, Status
 from .search import Heuristic, SearchOutcome, TtyProgress, astar
 
 MODES = tuple(m.value for m in Mode)
 # The cap of the relaxed game's search for the first guess at the fewest
-# turns (``_split_solve``): no standard game comes near it.
-INF_TURNS = 100
+# turns (``_split_solve``): no standard game comes near it, and the relaxed
+# game deepens to a cap this far (``RelaxedBound.turns``).
+INF_TURNS = DEEPEN_FROM
 OBJECTIVES = tuple(o.value for o in Objective if o is not Objective.PROBABILITY)  # what a caller may ask for
 
 

@@ -259,6 +259,9 @@ SEARCHES = {(): "search", TRACKED: "search-track", (True, True): "search-second"
 # search, worth it only where many are made (docs/SOLVER.md, "Two samples").
 # A count, not a clock, so the same instance is searched the same way.
 TRACK_AFTER = 64
+# ``turns`` asked for a cap this far (a value itself, not "is it more than
+# a priority") deepens to it (``turns``).
+DEEPEN_FROM = 100
 
 
 def search_args(model) -> tuple[bool, ...]:
@@ -402,8 +405,13 @@ class RelaxedBound:
         # answer. A search that stops at its cap learns "at least" bounds
         # for every state it reached, and they guide the next; one search
         # at a far cap learns none until it ends (seed 3366 from the dock:
-        # 5.1 s at cap 100, 1.6 s deepening).
-        step = (got[0] if got is not None else 0) + 1
+        # 5.1 s at cap 100, 1.6 s deepening). Nothing known, a cap short of
+        # DEEPEN_FROM is searched at once: the A*'s refinements ask one turn
+        # past a priority, near the value already.
+        if got is not None:
+            step = got[0] + 1
+        else:
+            step = 1 if cap >= DEEPEN_FROM else cap
         while True:
             value = self._search(ship, rot, masks, held, shields, vir, credits, min(step, cap))
             if value < step or value >= cap or self._timed_out:
