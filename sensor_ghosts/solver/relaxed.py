@@ -573,7 +573,7 @@ class RelaxedBound:
         318 against 420 MB); at a quarter, setups 0-59 were slower. (While it is smaller, the table
         doubles when half full: the larger one is made here, with numpy, for
         its huge pages, and the kernel moves the entries into it; a search
-        stops learning when the table is too full.)"""
+        that fills it grows it itself, ``kernel._learn``.)"""
         if len(self._known) > 500_000:
             self._known.clear()
         learned, ways, static = self._counts.tolist()

@@ -757,7 +757,8 @@ def search(
     second=False,
 ):
     """The card-free game with exact faces: the relaxed optimum from the given
-    state, or ``cap`` when it is at least ``cap``. Returns (value, timed_out,
+    state, or ``cap`` when it is at least ``cap`` (or the guide's bound at
+    the start when that reaches ``cap``: INF when no way exists). Returns (value, timed_out,
     learned table, first): ``first`` is the packed state after the first turn
     of an optimal way found (EARTH_IDX when that turn reaches Earth; -1 when
     no way under ``cap`` was found), and the table: ``grown`` when that is
