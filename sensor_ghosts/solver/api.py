@@ -13,12 +13,12 @@ from ..rules.state import GameState, initial_state, random_deal
 from ..rules.validation import check_playable, check_shape
 from . import compiled, lazy_draws, split
 from .expected import solve_expected
-from .model import HELD, SAMPLES, SHIP, Model
+from .model import SHIP, Model
 from .model_state import Root
 from .plan import build_plan, dealt_of
 from .relaxed import DEEPEN_FROM, top_row_blocks
 from .result import Mode, Objective, SolveResult, SolverInputError, Status
-from .search import Heuristic, SearchOutcome, TtyProgress, astar
+from .search import Heuristic, SearchOutcome, TtyProgress, astar, too_few_samples
 
 MODES = tuple(m.value for m in Mode)
 # The cap of the relaxed game's search for the first guess at the fewest
@@ -155,7 +155,7 @@ def _why_unsolvable(model: Model, roots: list[Root], nodes: int, max_turns: int 
     if nodes:
         return f"every line of play was searched ({nodes} states) and none wins"
     st = roots[0][0]
-    if bin(st[SAMPLES] & model.virus_bits).count("1") + st[HELD] < model.need:
+    if too_few_samples(model, st):
         return f"Earth asks for {model.need} virus samples and fewer are held or left on the board"
     if st[SHIP][0] < 7 and top_row_blocks(model):
         return ("no card of row 7 has a side the ship can stop on, and only from row 7 "

@@ -227,8 +227,9 @@ def card_flags(faces: set, low_memory: bool) -> int:
 
 def top_row_blocks(model) -> bool:
     """Whether no card of row 7 has a side the ship may stop on: the ship
-    then never stands in row 7, and only from there does a Fly reach Earth
-    (a boost up from row 6 leaves the grid)."""
+    then never stands in row 7, and only from there does a Fly reach Earth,
+    the cell right of row 7 ([D1]; a boost up from row 6 leaves the grid,
+    a loss, [D25])."""
     return not any(
         not model.gap[6][j] and card_flags(set(model.sides[6][j]), model.options.low_memory) & CAN_STOP
         for j in range(5))
@@ -299,7 +300,7 @@ class RelaxedBound:
         # Optimistic flags (either side of the card may be met), for the
         # static-rows bound.
         self.flags = [
-            [DEADLY if m.gap[r][j] else self._flags_of(set(m.sides[r][j])) for j in range(5)]
+            [DEADLY if m.gap[r][j] else card_flags(set(m.sides[r][j]), self._low) for j in range(5)]
             for r in range(7)
         ]
         self._flags_np = np.array(self.flags, dtype=np.int64)
@@ -320,7 +321,7 @@ class RelaxedBound:
                     continue
                 self._flippable[r, j] = m.flippable[r][j]
                 for q in range(2):
-                    self._face[r, j, q] = self._flags_of({m.sides[r][j][q ^ 1]})
+                    self._face[r, j, q] = card_flags({m.sides[r][j][q ^ 1]}, self._low)
             # The choices depend on the pattern only under 'reveal once'.
             if self._rescan_full:
                 for p in range(32):
@@ -369,9 +370,6 @@ class RelaxedBound:
         self.deadline: float | None = None
         self._timed_out = False
         self._last_first = -1
-
-    def _flags_of(self, faces: set) -> int:
-        return card_flags(faces, self._low)
 
     def load_searches(self, st: tuple) -> list[str]:
         """Call each compiled search this game may use once, at cap 1 (it

@@ -141,6 +141,12 @@ def _popcount(x: int) -> int:
     return bin(x).count("1")
 
 
+def too_few_samples(model: Model, st: tuple) -> bool:
+    """Whether the virus samples held and those left on the board are fewer
+    than Earth asks for ([D12]): no win then."""
+    return st[HELD] + _popcount(st[SAMPLES] & model.virus_bits) < model.need
+
+
 class Heuristic:
     def __init__(self, model: Model, forget_far_rows: bool = False):
         """``forget_far_rows``: the relaxed game lets rows three or more below
@@ -204,10 +210,9 @@ class Heuristic:
             need_ship = m.to_earth[ship]
             held = st[HELD]
             if held < m.need:
-                vir = st[SAMPLES] & m.virus_bits
-                if _popcount(vir) + held < m.need:
+                if too_few_samples(m, st):
                     return INF
-                need_ship = max(need_ship, m.through_virus(ship, vir, INF))
+                need_ship = max(need_ship, m.through_virus(ship, st[SAMPLES] & m.virus_bits, INF))
         pod = st[POD]
         if pod is not None and pod != EARTH:
             need_ship = max(need_ship, math.ceil((8 - pod[0]) / 3))
