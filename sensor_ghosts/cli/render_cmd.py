@@ -91,7 +91,8 @@ def render(file: str, fmt: str | None, solution: bool, hide: bool, out: str | No
         except SensorGhostsError as e:
             raise RenderInputError(f"cannot solve: {e}") from None
         if result.status == "unsolvable":
-            raise click.ClickException("this setup cannot be won: there is no solution page to draw")
+            why = f" ({result.reason})" if result.reason else ""
+            raise click.ClickException(f"this setup cannot be won{why}: there is no solution page to draw")
         if result.status != "solved":
             raise click.ClickException(
                 f"no solution found within {timeout:g} s (the optimum is at least {result.bound} "
