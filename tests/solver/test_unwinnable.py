@@ -5,6 +5,8 @@ is checked apart from the solver, through the rules engine's ``fly``."""
 
 from __future__ import annotations
 
+from pathlib import Path
+
 import pytest
 from click.testing import CliRunner
 
@@ -86,3 +88,14 @@ def test_card_flags_stop_only_on_a_face_that_stops() -> None:
     assert card_flags({BOOST}, False) == CAN_BOOST
     assert card_flags({AST, BOOST}, False) & CAN_STOP
     assert card_flags({EMPTY, OBST}, False) & CAN_STOP
+
+
+def test_render_solution_says_why_and_writes_nothing() -> None:
+    runner = CliRunner()
+    with runner.isolated_filesystem():
+        assert runner.invoke(main, ["generate", "--seed", str(SEED), "--out", "s.txt"]).exit_code == 0
+        got = runner.invoke(main, ["render", "s.txt", "--solution", "--format", "svg", "--out", "x.svg"])
+        written = Path("x.svg").exists()
+    assert got.exit_code == 1
+    assert "cannot be won (no card of row 7" in got.output
+    assert not written
