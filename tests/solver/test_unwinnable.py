@@ -71,11 +71,11 @@ def test_relaxed_game_is_infinite_at_the_dock() -> None:
     assert relaxed.top_row_blocks(m)
 
 
-def test_verify_says_what_shows_it() -> None:
+def test_verify_says_what_shows_it(tmp_path: Path) -> None:
     runner = CliRunner()
-    with runner.isolated_filesystem():
-        assert runner.invoke(main, ["generate", "--seed", str(SEED), "--out", "s.txt"]).exit_code == 0
-        got = runner.invoke(main, ["verify", "s.txt"])
+    setup = str(tmp_path / "s.txt")
+    assert runner.invoke(main, ["generate", "--seed", str(SEED), "--out", setup]).exit_code == 0
+    got = runner.invoke(main, ["verify", setup])
     assert got.exit_code == 1
     assert got.output.startswith("unsolvable: no card of row 7 has a side the ship can stop on")
 
@@ -90,12 +90,11 @@ def test_card_flags_stop_only_on_a_face_that_stops() -> None:
     assert card_flags({EMPTY, OBST}, False) & CAN_STOP
 
 
-def test_render_solution_says_why_and_writes_nothing() -> None:
+def test_render_solution_says_why_and_writes_nothing(tmp_path: Path) -> None:
     runner = CliRunner()
-    with runner.isolated_filesystem():
-        assert runner.invoke(main, ["generate", "--seed", str(SEED), "--out", "s.txt"]).exit_code == 0
-        got = runner.invoke(main, ["render", "s.txt", "--solution", "--format", "svg", "--out", "x.svg"])
-        written = Path("x.svg").exists()
+    setup, out = str(tmp_path / "s.txt"), tmp_path / "x.svg"
+    assert runner.invoke(main, ["generate", "--seed", str(SEED), "--out", setup]).exit_code == 0
+    got = runner.invoke(main, ["render", setup, "--solution", "--format", "svg", "--out", str(out)])
     assert got.exit_code == 1
     assert "cannot be won (no card of row 7" in got.output
-    assert not written
+    assert not out.exists()
