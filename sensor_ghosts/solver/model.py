@@ -239,6 +239,10 @@ class Model(GridRules, CardRules):
         self.initial_samples = samples
 
     # ----- states ----------------------------------------------------------
+    def virus_tokens(self, st: tuple) -> int:
+        """The virus sample tokens still on the board in model state ``st``."""
+        return bin(st[SAMPLES] & self.virus_bits).count("1")
+
     def root_state(self) -> tuple:
         """The start as a model state (cards as the start state has them)."""
         s = self.start

@@ -248,7 +248,7 @@ def applies(model) -> bool:
 
 def _tokens(model) -> int:
     """The virus tokens on the board at ``model``'s root."""
-    return bin(model.root_state()[SAMPLES] & model.virus_bits).count("1")
+    return model.virus_tokens(model.root_state())
 
 
 # The relaxed search compiled for each game (``search_args``): its name for
@@ -402,8 +402,8 @@ class RelaxedBound:
         # Deepening: the cap one past what is known, then one past each
         # answer. A search that stops at its cap learns "at least" bounds
         # for every state it reached, and they guide the next; one search
-        # at a far cap learns none until it ends (seed 3366 from the dock:
-        # 5.1 s at cap 100, 1.6 s deepening). Nothing known, a cap short of
+        # at a far cap learns none until it ends (docs/SOLVER.md, "Seeds
+        # 654, 3366 and 7919"). Nothing known, a cap short of
         # DEEPEN_FROM is searched at once: the A*'s refinements ask one turn
         # past a priority, near the value already.
         if got is not None:

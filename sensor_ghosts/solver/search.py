@@ -137,14 +137,10 @@ class SearchOutcome:
     stopped: str = ""
 
 
-def _popcount(x: int) -> int:
-    return bin(x).count("1")
-
-
 def too_few_samples(model: Model, st: tuple) -> bool:
     """Whether the virus samples held and those left on the board are fewer
     than Earth asks for ([D12]): no win then."""
-    return st[HELD] + _popcount(st[SAMPLES] & model.virus_bits) < model.need
+    return st[HELD] + model.virus_tokens(st) < model.need
 
 
 class Heuristic:
