@@ -183,7 +183,7 @@ from ..rules.geometry import EARTH
 from . import relaxed_kernel as kernel
 from .model import HELD, MASKS, PEND, ROT, SAMPLES, SHIFT_TAG, SHIP, SHL
 
-BOOST, AST, OBST = SectorType.BOOST, SectorType.ASTEROID, SectorType.OBSTRUCTED
+BOOST, AST, OBST, EMPTY = SectorType.BOOST, SectorType.ASTEROID, SectorType.OBSTRUCTED, SectorType.EMPTY
 INF = 10**9
 
 # Card flags.
@@ -306,6 +306,21 @@ class RelaxedBound:
         self._flags_np = np.array(self.flags, dtype=np.int64)
         self._any_stop = np.array([any(f & CAN_STOP and not f & DEADLY for f in row) for row in self.flags])
         self._any_boost = np.array([any(f & CAN_BOOST and not f & DEADLY for f in row) for row in self.flags])
+        # Per card, for the static-rows tables' units: a face the ship may
+        # stop on without shields, as the search meets it (an E; on a card
+        # that never flips the search reads the optimistic flags above);
+        # a virus token at the root (tokens are only ever taken away, so a
+        # table made with them bounds every later state too).
+        root_vir = model.root_state()[SAMPLES] & model.virus_bits
+        self._cardu = np.zeros((7, 5), dtype=np.int64)
+        for r in range(7):
+            for j in range(5):
+                f = self.flags[r][j]
+                if not f & DEADLY and (EMPTY in m.sides[r][j] or (
+                        not m.flippable[r][j] and f & CAN_STOP and not f & NEEDS_SHIELDS)):
+                    self._cardu[r, j] |= kernel.FREE_STOP
+                if (root_vir >> (r * 5 + j)) & 1:
+                    self._cardu[r, j] |= kernel.HAS_TOKEN
         # Exact flags: the face met on card j of row r when its parity (relative
         # to the start) is q before the ship enters, i.e. side q ^ 1.
         self._face = np.zeros((7, 5, 2), dtype=np.int64)
@@ -353,9 +368,11 @@ class RelaxedBound:
         self._ways_count = self._counts[1:2]
         self.keep_ways = forget_far_rows
         self._static = kernel.new_static_cache(self._counts[2:3])
-        self._tfree = kernel.every_row_free(self._flags_np, self._any_stop, self._any_boost)
+        self._tfree = kernel.every_row_free(self._flags_np, self._cardu, self.need, self._any_stop,
+                                            self._any_boost)
         # (With the second action, the tables with moves without the turn's end.)
-        self._tfree_noturn = (kernel.every_row_free(self._flags_np, self._any_stop, self._any_boost, True)
+        self._tfree_noturn = (kernel.every_row_free(self._flags_np, self._cardu, self.need, self._any_stop,
+                                                    self._any_boost, True)
                               if self.second else kernel.NO_TABLE)
         # Also the moves the kernel leaves out because another always
         # matches them (its ``every_move``): for the tests, which check that
@@ -538,6 +555,7 @@ class RelaxedBound:
             self._grid_bound(vir),
             self._any_stop,
             self._any_boost,
+            self._cardu,
             kernel.LINES_Q,
             kernel.LINES_R,
             kernel.LINES_C,

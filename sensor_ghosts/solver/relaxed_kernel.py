@@ -132,45 +132,98 @@ def _more(cur, n):
     return out
 
 
+# The static-rows tables' unit layers (``static_table``): shields and held
+# virus samples together, 0, 1 or 2, and UTOP for three or more, where the
+# table counts no shield and no sample (a layer of its own, never left).
+UNITS = 4
+UTOP = 3
+# ``cardu`` bits, per card: it has a face the ship may stop on without
+# shields (an E); it carries a virus token at the instance's root.
+FREE_STOP, HAS_TOKEN = 1, 2
+
+
+@njit(cache=True, inline="always")
+def _units_after(u, sn, tk):
+    """The unit layer after a Fly from layer ``u`` whose stop needs the
+    shields (``sn``: two units, which must be there before the Fly) and
+    that enters ``tk`` cards that may carry a virus token; -1: not
+    possible."""
+    if u == UTOP:
+        return UTOP
+    if u < 2 * sn:
+        return -1
+    v = u - 2 * sn + tk
+    return UTOP if v >= UTOP else v
+
+
 @njit(cache=True)
-def static_table(rot0, free, flags, any_stop, any_boost, lq, lr, lc, ln, tfree, noturn=False):
+def static_table(rot0, free, flags, cardu, need, any_stop, any_boost, lq, lr, lc, ln, tfree, noturn=False):
     """A second bound for the relaxed search (the static-rows distance):
-    fewest turns to Earth per (credits held, rotation of the row ahead,
-    cell), as ``[credits, x * N_CELLS + cell]``: credits 0 ..
+    fewest turns to Earth per (units, credits held, rotation of the row
+    ahead, cell), as ``[units, credits, x * N_CELLS + cell]``: credits 0 ..
     CREDIT_LAYERS - 1, the last layer any number; ``x`` the rotation of the
     row ahead of the cell's row (0-4), or ``ANY_X``: the least over the five
     (a row ahead that may show anything, or none). A turn is a Fly or a wait;
     a wait turns the row ahead (the re-scan, §8) and may earn a credit (a
-    Deep Scan) or shift the row ahead once more (a Deep Scan on it); a Fly's
-    stop turns the row ahead of where it stops. Along a Fly up, the row ahead
-    shows the card its rotation puts there, and a row two or more ahead the
-    one ``rot0`` puts there, unless it is ``free`` (its rotation moved since
-    the search's start: any card); a credit spent as the ship enters a row
-    shifts it one place. The ship's own row may show any of its cards
-    (consecutive ones of one rotation along a Fly: no credit shifts the
-    ship's row, [D14]), and so may the rows below: a flight down may come
-    back under rows turned since, so from where it stops the table is
-    ``tfree``, the table with every row free (``every_row_free``; ``tfree``
-    with no rows: that table itself). Any card shows either face; shields
-    and samples are ignored, so it never exceeds the relaxed game's
-    distance. Computed by a backward breadth-first search from Earth over
-    (credits, rotation ahead, cell). ``noturn``: also every move without
-    the turn's end (a Fly that does not turn the row ahead, a credit wait
-    that turns nothing), as the first action of a turn with the §12 second
-    action (relaxed.py, "A second action"), each a step; ``tfree`` is then
-    such a table too."""
+    Deep Scan), a unit (Shields) or shift the row ahead once more (a Deep
+    Scan on it); a Fly's stop turns the row ahead of where it stops. Along a
+    Fly up, the row ahead shows the card its rotation puts there, and a row
+    two or more ahead the one ``rot0`` puts there, unless it is ``free``
+    (its rotation moved since the search's start: any card); a credit spent
+    as the ship enters a row shifts it one place. The ship's own row may
+    show any of its cards (consecutive ones of one rotation along a Fly: no
+    credit shifts the ship's row, [D14]), and so may the rows below: a
+    flight down may come back under rows turned since, so from where it
+    stops the table is ``tfree``, the table with every row free
+    (``every_row_free``; ``tfree`` with no rows: that table itself). Any
+    card shows either face.
+
+    Units are shields and held samples together (a bolster turns a sample
+    into a shield at no turn, [D9]): a stop on a card with no face the ship
+    may stop on without shields (``cardu``'s FREE_STOP) takes two units,
+    held before the Fly; a card entered that may carry a virus token
+    (HAS_TOKEN at the root: tokens are only ever taken away) gives one, as
+    often as it is entered; a Shields wait gives one; Earth takes ``need``
+    (the samples it wants, counted among the units). Where the relaxed game
+    has three or more units, or three held samples (its count stops there,
+    "3 or more"), the table reads layer UTOP, which counts neither shields
+    nor samples; a layer that would reach three goes to it. Every relaxed
+    way is a way of the table, step for step, with no fewer credits or
+    units, so the table never exceeds the relaxed game's distance. Computed
+    by a backward breadth-first search from Earth over (units, credits,
+    rotation ahead, cell). ``noturn``: also every move without the turn's
+    end (a Fly that does not turn the row ahead, a credit wait that turns
+    nothing), as the first action of a turn with the §12 second action
+    (relaxed.py, "A second action"), each a step; ``tfree`` is then such a
+    table too. A move without the turn's end costs a sample, which this
+    table does not count: only its layer UTOP is a bound, and the others
+    are set to it."""
     top = CREDIT_LAYERS
     ns = NX * N_CELLS
     has_tfree = tfree.shape[0] > 0
-    # (credits, cell) -> 1 + the every-row-free table at a stop of a flight
-    # down from the cell: a bound a way starting with that flight meets,
-    # whatever the rotation ahead.
-    seeds = np.full((top + 1, N_CELLS), INF, dtype=np.int64)
-    # Fly edges (from state, to state, credit-layer bits of the credits used).
+    units = not noturn
+    row_sfree = np.zeros(7, dtype=np.bool_)
+    row_tok = np.zeros(7, dtype=np.bool_)
+    for r in range(7):
+        for j in range(5):
+            if not flags[r, j] & DEADLY:
+                if flags[r, j] & CAN_STOP and cardu[r, j] & FREE_STOP:
+                    row_sfree[r] = True
+                if cardu[r, j] & HAS_TOKEN:
+                    row_tok[r] = True
+    # (units, credits, cell) -> 1 + the every-row-free table at a stop of a
+    # flight down from the cell: a bound a way starting with that flight
+    # meets, whatever the rotation ahead.
+    seeds = np.full((UNITS, top + 1, N_CELLS), INF, dtype=np.int64)
+    # Fly edges (from state, to state, credit-layer bits of the credits used,
+    # whether the stop needs the shields, cards entered that may carry a token).
     e_src = np.empty(4096, dtype=np.int64)
     e_dst = np.empty(4096, dtype=np.int64)
     e_m = np.empty(4096, dtype=np.int64)
+    e_sn = np.empty(4096, dtype=np.int64)
+    e_tk = np.empty(4096, dtype=np.int64)
     ne = 0
+    tkmax = np.zeros(8, dtype=np.int64)
     for pi in range(N_CELLS - 1):
         ahead = CELL_ROW[pi]  # 0-based index of the row ahead (7: none)
         for d in range(4):
@@ -180,106 +233,165 @@ def static_table(rot0, free, flags, any_stop, any_boost, lq, lr, lc, ln, tfree, 
                 # consecutive ones of the row (no credit shifts the ship's
                 # row, [D14]; a flip is within "either face"). The stop turns
                 # the row ahead.
-                stops = 0
+                stops_free = 0
+                stops_sh = 0
                 earth = False
+                for k in range(8):
+                    tkmax[k] = 0
                 for rho in range(5):
+                    t = 0
                     for k in range(ln[pi, d]):
                         qi = lq[pi, d, k]
                         if qi == EARTH_IDX:
                             earth = True
+                            if t > tkmax[k]:
+                                tkmax[k] = t
                             break
-                        f = flags[lr[pi, d, k], (lc[pi, d, k] + rho) % 5]
+                        ri = lr[pi, d, k]
+                        j = (lc[pi, d, k] + rho) % 5
+                        f = flags[ri, j]
                         if f & DEADLY:
                             break
+                        if cardu[ri, j] & HAS_TOKEN:
+                            t += 1
                         if f & CAN_STOP:
-                            stops |= 1 << k
+                            if cardu[ri, j] & FREE_STOP:
+                                stops_free |= 1 << k
+                            else:
+                                stops_sh |= 1 << k
+                            if t > tkmax[k]:
+                                tkmax[k] = t
                         if not f & CAN_BOOST:
                             break
                 for k in range(ln[pi, d]):
                     qi = lq[pi, d, k]
-                    if (qi == EARTH_IDX and earth) or (stops >> k) & 1:
-                        if ne + 10 > e_src.shape[0]:
-                            e_src, e_dst, e_m = _edges_grown(e_src, e_dst, e_m)
-                        for x in range(5):
+                    sn = -1
+                    if (qi == EARTH_IDX and earth) or (stops_free >> k) & 1:
+                        sn = 0
+                    elif (stops_sh >> k) & 1:
+                        sn = 1
+                    if sn < 0:
+                        continue
+                    for x in range(5):
+                        if ne + 2 > e_src.shape[0]:
+                            e_src, e_dst, e_m, e_sn, e_tk = _edges_grown(e_src, e_dst, e_m, e_sn, e_tk)
+                        e_src[ne] = x * N_CELLS + pi
+                        if qi == EARTH_IDX:
+                            e_dst[ne] = qi
+                        elif ahead >= 7:
+                            e_dst[ne] = ANY_X * N_CELLS + qi
+                        else:
+                            e_dst[ne] = ((x + 1) % 5) * N_CELLS + qi
+                        e_m[ne] = 1
+                        e_sn[ne] = sn
+                        e_tk[ne] = tkmax[k]
+                        ne += 1
+                        if noturn and qi != EARTH_IDX and ahead < 7:
                             e_src[ne] = x * N_CELLS + pi
-                            if qi == EARTH_IDX:
-                                e_dst[ne] = qi
-                            elif ahead >= 7:
-                                e_dst[ne] = ANY_X * N_CELLS + qi
-                            else:
-                                e_dst[ne] = ((x + 1) % 5) * N_CELLS + qi
+                            e_dst[ne] = x * N_CELLS + qi
                             e_m[ne] = 1
+                            e_sn[ne] = sn
+                            e_tk[ne] = tkmax[k]
                             ne += 1
-                            if noturn and qi != EARTH_IDX and ahead < 7:
-                                e_src[ne] = x * N_CELLS + pi
-                                e_dst[ne] = x * N_CELLS + qi
-                                e_m[ne] = 1
-                                ne += 1
                 continue
             if DR[d] < 0 and has_tfree:
                 # Down: past rows that may show any card, no credit spent.
+                t = 0
                 for k in range(ln[pi, d]):
                     qi = lq[pi, d, k]
                     ri = lr[pi, d, k]
+                    if row_tok[ri]:
+                        t += 1
                     if any_stop[ri]:
-                        for c in range(top + 1):
-                            v = 1 + tfree[c, ANY_X * N_CELLS + qi]
-                            if v < seeds[c, pi]:
-                                seeds[c, pi] = v
+                        sn = 0 if row_sfree[ri] else 1
+                        for u in range(UNITS):
+                            u2 = _units_after(u, sn, t)
+                            if u2 < 0:
+                                continue
+                            for c in range(top + 1):
+                                v = 1 + tfree[u2, c, ANY_X * N_CELLS + qi]
+                                if v < seeds[u, c, pi]:
+                                    seeds[u, c, pi] = v
                     if not any_boost[ri]:
                         break
                 continue
             for x in range(5):
                 cur = 1
+                t = 0
                 for k in range(ln[pi, d]):
                     qi = lq[pi, d, k]
                     ri = lr[pi, d, k]
                     col = lc[pi, d, k]
-                    if ne + 1 > e_src.shape[0]:
-                        e_src, e_dst, e_m = _edges_grown(e_src, e_dst, e_m)
+                    if ne + 4 > e_src.shape[0]:
+                        e_src, e_dst, e_m, e_sn, e_tk = _edges_grown(e_src, e_dst, e_m, e_sn, e_tk)
                     if qi == EARTH_IDX:
                         e_src[ne] = x * N_CELLS + pi
                         e_dst[ne] = qi
                         e_m[ne] = cur
+                        e_sn[ne] = 0
+                        e_tk[ne] = t
                         ne += 1
                         break
                     if ri != ahead and (ri < ahead or (free >> ri) & 1):
                         stop = cur if any_stop[ri] else 0
+                        stopf = cur if row_sfree[ri] else 0
                         cur = cur if any_boost[ri] else 0
+                        if row_tok[ri]:
+                            t += 1
                     else:
                         # The card there (either face), or with n credits the
                         # row shifted n places (a credit shifts a row by one).
                         s0 = (col + (x if ri == ahead else rot0[ri])) % 5
                         stop = 0
+                        stopf = 0
                         nxt = 0
+                        tok = False
                         for sft in range(5):
-                            f = flags[ri, (s0 + sft) % 5]
+                            j = (s0 + sft) % 5
+                            f = flags[ri, j]
                             if f & DEADLY:
                                 continue
                             m = cur if sft == 0 else _more(cur, sft)
+                            if cardu[ri, j] & HAS_TOKEN:
+                                tok = True
                             if f & CAN_STOP:
                                 stop |= m
+                                if cardu[ri, j] & FREE_STOP:
+                                    stopf |= m
                             if f & CAN_BOOST:
                                 nxt |= m
                         cur = nxt
+                        if tok:
+                            t += 1
                     if stop:
                         # The stop turns the row ahead of it: known when that
-                        # row kept the start's rotation.
-                        if ne + 2 > e_src.shape[0]:
-                            e_src, e_dst, e_m = _edges_grown(e_src, e_dst, e_m)
-                        e_src[ne] = x * N_CELLS + pi
+                        # row kept the start's rotation. A stop that needs the
+                        # shields is an edge apart, unless a free one uses as
+                        # few credits.
                         if ri + 1 < 7 and not (free >> (ri + 1)) & 1:
-                            e_dst[ne] = ((rot0[ri + 1] + 1) % 5) * N_CELLS + qi
+                            dst = ((rot0[ri + 1] + 1) % 5) * N_CELLS + qi
+                            dst_nt = (rot0[ri + 1] % 5) * N_CELLS + qi
                         else:
-                            e_dst[ne] = ANY_X * N_CELLS + qi
-                        e_m[ne] = stop
-                        ne += 1
-                        if noturn and ri + 1 < 7 and not (free >> (ri + 1)) & 1:
-                            # No turn's end: the row ahead keeps its rotation.
+                            dst = ANY_X * N_CELLS + qi
+                            dst_nt = -1
+                        for sn in range(2):
+                            mm = stopf if sn == 0 else stop
+                            if not mm or (sn == 1 and stopf and _fewest(stopf) <= _fewest(stop)):
+                                continue
                             e_src[ne] = x * N_CELLS + pi
-                            e_dst[ne] = (rot0[ri + 1] % 5) * N_CELLS + qi
-                            e_m[ne] = stop
+                            e_dst[ne] = dst
+                            e_m[ne] = mm
+                            e_sn[ne] = sn
+                            e_tk[ne] = t
                             ne += 1
+                            if noturn and dst_nt >= 0:
+                                # No turn's end: the row ahead keeps its rotation.
+                                e_src[ne] = x * N_CELLS + pi
+                                e_dst[ne] = dst_nt
+                                e_m[ne] = mm
+                                e_sn[ne] = sn
+                                e_tk[ne] = t
+                                ne += 1
                     if not cur:
                         break
     # The edges by the state they lead to.
@@ -291,45 +403,60 @@ def static_table(rot0, free, flags, any_stop, any_boost, lq, lr, lc, ln, tfree, 
     fill = start.copy()
     by_src = np.empty(ne, dtype=np.int64)
     by_b = np.empty(ne, dtype=np.int64)  # the fewest credits the Fly uses
+    by_sn = np.empty(ne, dtype=np.int64)
+    by_tk = np.empty(ne, dtype=np.int64)
     for e in range(ne):
         i = fill[e_dst[e]]
         by_src[i] = e_src[e]
         by_b[i] = _fewest(e_m[e])
+        by_sn[i] = e_sn[e]
+        by_tk[i] = e_tk[e]
         fill[e_dst[e]] += 1
     seeds_max = 0
-    for c in range(top + 1):
-        for i in range(N_CELLS):
-            if seeds[c, i] < INF and seeds[c, i] > seeds_max:
-                seeds_max = seeds[c, i]
-    table = np.full((top + 1, ns), INF, dtype=np.int64)
-    fr_s = np.empty((top + 1) * ns, dtype=np.int64)
-    fr_k = np.empty((top + 1) * ns, dtype=np.int64)
-    nx_s = np.empty((top + 1) * ns, dtype=np.int64)
-    nx_k = np.empty((top + 1) * ns, dtype=np.int64)
+    for u in range(UNITS):
+        for c in range(top + 1):
+            for i in range(N_CELLS):
+                if seeds[u, c, i] < INF and seeds[u, c, i] > seeds_max:
+                    seeds_max = seeds[u, c, i]
+    u_low = 0 if units else UTOP
+    table = np.full((UNITS, top + 1, ns), INF, dtype=np.int64)
+    n_all = UNITS * (top + 1) * ns
+    fr_s = np.empty(n_all, dtype=np.int64)
+    fr_k = np.empty(n_all, dtype=np.int64)
+    fr_u = np.empty(n_all, dtype=np.int64)
+    nx_s = np.empty(n_all, dtype=np.int64)
+    nx_k = np.empty(n_all, dtype=np.int64)
+    nx_u = np.empty(n_all, dtype=np.int64)
     nf = 0
-    for k in range(top + 1):
-        for x in range(NX):
-            table[k, x * N_CELLS + EARTH_IDX] = 0
-            fr_s[nf] = x * N_CELLS + EARTH_IDX
-            fr_k[nf] = k
-            nf += 1
+    for u in range(u_low, UNITS):
+        if u < need and u != UTOP:
+            continue  # Earth refuses the landing
+        for k in range(top + 1):
+            for x in range(NX):
+                table[u, k, x * N_CELLS + EARTH_IDX] = 0
+                fr_s[nf] = x * N_CELLS + EARTH_IDX
+                fr_k[nf] = k
+                fr_u[nf] = u
+                nf += 1
 
-    def reach(k, s, g, nn):
-        # The search reaches state ``s`` with ``k`` credits at cost ``g``:
-        # kept when new, with its cell's least over the rotations ahead
-        # (``ANY_X``). A closure: as a helper taking the arrays it was three
-        # times slower (Numba counted their references at each call).
-        if table[k, s] <= g:
+    def reach(u, k, s, g, nn):
+        # The search reaches state ``s`` with ``k`` credits and ``u`` units at
+        # cost ``g``: kept when new, with its cell's least over the rotations
+        # ahead (``ANY_X``). A closure: as a helper taking the arrays it was
+        # three times slower (Numba counted their references at each call).
+        if table[u, k, s] <= g:
             return nn
-        table[k, s] = g
+        table[u, k, s] = g
         nx_s[nn] = s
         nx_k[nn] = k
+        nx_u[nn] = u
         nn += 1
         t = ANY_X * N_CELLS + s % N_CELLS
-        if table[k, t] > g:
-            table[k, t] = g
+        if table[u, k, t] > g:
+            table[u, k, t] = g
             nx_s[nn] = t
             nx_k[nn] = k
+            nx_u[nn] = u
             nn += 1
         return nn
 
@@ -338,14 +465,16 @@ def static_table(rot0, free, flags, any_stop, any_boost, lq, lr, lc, ln, tfree, 
         g += 1
         nn = 0
         if g <= seeds_max:
-            for c in range(top + 1):
-                for i in range(N_CELLS):
-                    if seeds[c, i] == g:
-                        for x in range(5):
-                            nn = reach(c, x * N_CELLS + i, g, nn)
+            for u in range(u_low, UNITS):
+                for c in range(top + 1):
+                    for i in range(N_CELLS):
+                        if seeds[u, c, i] == g:
+                            for x in range(5):
+                                nn = reach(u, c, x * N_CELLS + i, g, nn)
         for a in range(nf):
             s = fr_s[a]
             k = fr_k[a]
+            u = fr_u[a]
             for e in range(start[s], start[s + 1]):
                 if k == top:
                     kp = top
@@ -353,36 +482,55 @@ def static_table(rot0, free, flags, any_stop, any_boost, lq, lr, lc, ln, tfree, 
                     kp = k + by_b[e]
                     if kp >= top:
                         continue
-                nn = reach(kp, by_src[e], g, nn)
+                for up in range(u_low, UNITS):
+                    if _units_after(up, by_sn[e], by_tk[e]) == u:
+                        nn = reach(up, kp, by_src[e], g, nn)
             xl = s // N_CELLS
             q = s - xl * N_CELLS
             if xl < 5 and q != EARTH_IDX:
                 # Waits: the row ahead turns once, a credit earned (a plain
-                # wait does no better: more credits never hurt), or twice (a
-                # Deep Scan shift of it, then the re-scan).
+                # wait does no better: more credits never hurt) or a unit
+                # (Shields), or twice (a Deep Scan shift of it, then the
+                # re-scan).
                 s1 = ((xl + 4) % 5) * N_CELLS + q
                 if k >= 1:
-                    nn = reach(k - 1, s1, g, nn)
+                    nn = reach(u, k - 1, s1, g, nn)
                     if noturn:
-                        nn = reach(k - 1, s, g, nn)  # a credit wait that turns nothing
+                        nn = reach(u, k - 1, s, g, nn)  # a credit wait that turns nothing
                 if k == top:
-                    nn = reach(k, s1, g, nn)
-                nn = reach(k, ((xl + 3) % 5) * N_CELLS + q, g, nn)
+                    nn = reach(u, k, s1, g, nn)
+                if units:
+                    if u == UTOP:
+                        nn = reach(UTOP - 1, k, s1, g, nn)
+                    elif u >= 1:
+                        nn = reach(u - 1, k, s1, g, nn)
+                nn = reach(u, k, ((xl + 3) % 5) * N_CELLS + q, g, nn)
         for a in range(nn):
             fr_s[a] = nx_s[a]
             fr_k[a] = nx_k[a]
+            fr_u[a] = nx_u[a]
         nf = nn
-    for k in range(1, top + 1):
-        for s in range(ns):
-            if table[k - 1, s] < table[k, s]:
-                table[k, s] = table[k - 1, s]
+    if not units:
+        for u in range(UTOP):
+            table[u] = table[UTOP]
+    for u in range(UNITS):
+        for k in range(1, top + 1):
+            for s in range(ns):
+                if table[u, k - 1, s] < table[u, k, s]:
+                    table[u, k, s] = table[u, k - 1, s]
+    for u in range(1, UNITS):
+        for k in range(top + 1):
+            for s in range(ns):
+                if table[u - 1, k, s] < table[u, k, s]:
+                    table[u, k, s] = table[u - 1, k, s]
     return table
 
 
 @njit(cache=True)
-def _edges_grown(a, b, c):
+def _edges_grown(a, b, c, d, e):
     return (np.concatenate((a, np.empty_like(a))), np.concatenate((b, np.empty_like(b))),
-            np.concatenate((c, np.empty_like(c))))
+            np.concatenate((c, np.empty_like(c))), np.concatenate((d, np.empty_like(d))),
+            np.concatenate((e, np.empty_like(e))))
 
 
 @njit(cache=True, inline="always")
@@ -396,14 +544,14 @@ def _fewest(umask):
     return b
 
 
-NO_TABLE = np.empty((0, NX * N_CELLS), dtype=np.int64)
+NO_TABLE = np.empty((0, CREDIT_LAYERS + 1, NX * N_CELLS), dtype=np.int64)
 
 
-def every_row_free(flags: np.ndarray, any_stop: np.ndarray, any_boost: np.ndarray,
-                   noturn: bool = False) -> np.ndarray:
+def every_row_free(flags: np.ndarray, cardu: np.ndarray, need: int, any_stop: np.ndarray,
+                   any_boost: np.ndarray, noturn: bool = False) -> np.ndarray:
     """``static_table`` with every row free: the ``tfree`` of the others
     (``noturn``: of those with ``noturn``)."""
-    return static_table((0,) * 7, 127, flags, any_stop, any_boost,
+    return static_table((0,) * 7, 127, flags, cardu, need, any_stop, any_boost,
                         LINES_Q, LINES_R, LINES_C, LINES_N, NO_TABLE, noturn)
 
 
@@ -432,7 +580,7 @@ def new_static_cache(count: np.ndarray | None = None) -> tuple[np.ndarray, np.nd
     count[0] = 0
     return (
         np.full((STATIC_CACHE, 6), -1, dtype=np.int64),
-        np.empty((STATIC_CACHE // 2 + 256, CREDIT_LAYERS + 1, NX * N_CELLS), dtype=np.int64),
+        np.empty((STATIC_CACHE // 2 + 256, UNITS, CREDIT_LAYERS + 1, NX * N_CELLS), dtype=np.int64),
         count,
     )
 
@@ -720,6 +868,16 @@ def _layer_and_ahead(a):
 
 
 @njit(cache=True, inline="always")
+def _units(a):
+    """The static-rows tables' unit layer of packed state ``a``: its
+    shields and held samples, UTOP for three or more, or three held (the
+    count stops at 3, "3 or more")."""
+    held = (a >> 27) & 3
+    u = held + ((a >> 29) & 3)
+    return UTOP if held >= 3 or u >= UTOP else u
+
+
+@njit(cache=True, inline="always")
 def _pk(pos, rot, held, sh, cr, crh, fo):
     return pos | (rot << 6) | (held << 27) | (sh << 29) | (cr << 31) | (crh << 37) | (fo << 43)
 
@@ -751,7 +909,7 @@ def _bq_grown(head, tail, gmax, fcount, f):
 @njit(cache=True)
 def search(
     pos0, rot0, masks0, held, shields, credits, cap, need,
-    flags, face, flippable, ch, nch, rescan_full, vir, to_earth, gridb, any_stop, any_boost,
+    flags, face, flippable, ch, nch, rescan_full, vir, to_earth, gridb, any_stop, any_boost, cardu,
     lq, lr, lc, ln, learned, learned_count, grown, deadline, skeys, stabs, scount, tfree, tfree_noturn, behind_rot,
     upper, upper_count, keep_ways, every_move=False, plain=False, decide=False, scan_first=False, track=False,
     second=False,
@@ -878,10 +1036,11 @@ def search(
                 # only the pages it fills.
                 t = scount[0]
                 if noturn:
-                    stabs[t] = static_table(rot0, moved, flags, any_stop, any_boost, lq, lr, lc, ln,
-                                            tfree_noturn, True)
+                    stabs[t] = static_table(rot0, moved, flags, cardu, need, any_stop, any_boost,
+                                            lq, lr, lc, ln, tfree_noturn, True)
                 else:
-                    stabs[t] = static_table(rot0, moved, flags, any_stop, any_boost, lq, lr, lc, ln, tfree)
+                    stabs[t] = static_table(rot0, moved, flags, cardu, need, any_stop, any_boost,
+                                            lq, lr, lc, ln, tfree)
                 skeys[si, 0] = skey
                 for u in range(1, 5):
                     skeys[si, u] = 0
@@ -926,8 +1085,10 @@ def search(
             # table's top credit layer (any shift of a row as the ship
             # enters it) at any rotation ahead, which does not depend on
             # rotations.
-            x = stabs[static_index(moved, 1), k, xa * N_CELLS + pos]
-            y = stabs[static_index(moved, 0), top, ANY_X * N_CELLS + pos]
+            # (Their layer UTOP: a second action costs a sample, which
+            # the moves without the turn's end do not count.)
+            x = stabs[static_index(moved, 1), UTOP, k, xa * N_CELLS + pos]
+            y = stabs[static_index(moved, 0), UTOP, top, ANY_X * N_CELLS + pos]
             if y > x:
                 x = y
             x = max((x + 1) // 2, x - free_left)
@@ -935,7 +1096,7 @@ def search(
             t = tidx[0, moved]
             if t < 0:
                 t = static_index(moved, 0)
-            x = stabs[t, k, xa * N_CELLS + pos]
+            x = stabs[t, _units(a), k, xa * N_CELLS + pos]
         return x if x > h else h
 
     h0 = hstatic(a0, INF)

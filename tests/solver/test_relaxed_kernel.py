@@ -74,12 +74,13 @@ def test_learned_table_keeps_the_largest_value_and_survives_growth():
 def _static_bound(flags: np.ndarray, cell: tuple[int, int]) -> int:
     any_stop = np.array([any(f & kernel.CAN_STOP and not f & kernel.DEADLY for f in row) for row in flags])
     any_boost = np.array([any(f & kernel.CAN_BOOST and not f & kernel.DEADLY for f in row) for row in flags])
+    cardu = np.where(flags & kernel.CAN_STOP, kernel.FREE_STOP, 0)  # no shields needed, no tokens
     table = kernel.static_table(
-        (0,) * 7, 0, flags, any_stop, any_boost,
+        (0,) * 7, 0, flags, cardu, 0, any_stop, any_boost,
         kernel.LINES_Q, kernel.LINES_R, kernel.LINES_C, kernel.LINES_N,
-        kernel.every_row_free(flags, any_stop, any_boost),
+        kernel.every_row_free(flags, cardu, 0, any_stop, any_boost),
     )
-    return int(table[0, kernel.ANY_X * kernel.N_CELLS + kernel.cell_index(cell)])
+    return int(table[0, 0, kernel.ANY_X * kernel.N_CELLS + kernel.cell_index(cell)])
 
 
 @pytest.mark.parametrize(("boost_slots", "expected"), [((3,), 2), ((2, 3), 1), ((4, 0), 1)])
@@ -129,7 +130,7 @@ def test_static_tables_kept_across_searches_are_the_ones_a_search_would_build():
         moved = int(keys[i, 0]) & 127
         rot = int(keys[i, 0]) >> 7
         rot0 = tuple(rng.randrange(5) if (moved >> r) & 1 else (rot >> (3 * r)) & 7 for r in range(7))
-        fresh = kernel.static_table(rot0, moved, rb._flags_np, rb._any_stop, rb._any_boost,
+        fresh = kernel.static_table(rot0, moved, rb._flags_np, rb._cardu, rb.need, rb._any_stop, rb._any_boost,
                                     kernel.LINES_Q, kernel.LINES_R, kernel.LINES_C, kernel.LINES_N, rb._tfree)
         assert np.array_equal(fresh, tables[keys[i, 5]]), (moved, rot0)
         checked += 1
@@ -217,13 +218,14 @@ def test_static_rows_tables_never_exceed_the_relaxed_turns():
             rb = Heuristic(m).relaxed
             root = m.root_state()
             for st in [root] + [st for st, _rec, _n, won in m.successors(root) if not won][:25]:
-                ship, rot, _masks, _held, _shields, _vir, credits = rb._key(st)
+                ship, rot, _masks, held, shields, _vir, credits = rb._key(st)
                 pos = kernel.cell_index(ship)
                 row = int(kernel.CELL_ROW[pos])  # also the row ahead's 0-based index
-                table = kernel.static_table(tuple(rot), (1 << min(7, row + 1)) - 1,
-                                            rb._flags_np, rb._any_stop, rb._any_boost, *lines_, rb._tfree)
+                table = kernel.static_table(tuple(rot), (1 << min(7, row + 1)) - 1, rb._flags_np, rb._cardu,
+                                            rb.need, rb._any_stop, rb._any_boost, *lines_, rb._tfree)
                 x = rot[row] if row < 7 and rot[row] != kernel.WILD else kernel.ANY_X
-                bound = int(table[min(credits, kernel.CREDIT_LAYERS), x * kernel.N_CELLS + pos])
+                units = kernel.UTOP if held >= 3 else min(held + shields, kernel.UTOP)
+                bound = int(table[units, min(credits, kernel.CREDIT_LAYERS), x * kernel.N_CELLS + pos])
                 value = rb.turns(st)
                 assert bound <= value, (seed, st[:7])
                 checked += 1
