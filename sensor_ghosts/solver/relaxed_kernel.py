@@ -156,27 +156,37 @@ def _units_after(u, sn, tk):
     return UTOP if v >= UTOP else v
 
 
+@njit(cache=True, inline="always")
+def _sidx(o, x, q):
+    """A static-rows table's column: rotation ``o`` of the ship's own row
+    and ``x`` of the row ahead (0-4, or ANY_X: the least over the five),
+    cell ``q``."""
+    return (o * NX + x) * N_CELLS + q
+
+
 @njit(cache=True)
 def static_table(rot0, free, flags, cardu, need, any_stop, any_boost, lq, lr, lc, ln, tfree, noturn=False):
     """A second bound for the relaxed search (the static-rows distance):
-    fewest turns to Earth per (units, credits held, rotation of the row
-    ahead, cell), as ``[units, credits, x * N_CELLS + cell]``: credits 0 ..
-    CREDIT_LAYERS - 1, the last layer any number; ``x`` the rotation of the
-    row ahead of the cell's row (0-4), or ``ANY_X``: the least over the five
-    (a row ahead that may show anything, or none). A turn is a Fly or a wait;
-    a wait turns the row ahead (the re-scan, §8) and may earn a credit (a
-    Deep Scan), a unit (Shields) or shift the row ahead once more (a Deep
-    Scan on it); a Fly's stop turns the row ahead of where it stops. Along a
-    Fly up, the row ahead shows the card its rotation puts there, and a row
-    two or more ahead the one ``rot0`` puts there, unless it is ``free``
-    (its rotation moved since the search's start: any card); a credit spent
-    as the ship enters a row shifts it one place. The ship's own row may
-    show any of its cards (consecutive ones of one rotation along a Fly: no
-    credit shifts the ship's row, [D14]), and so may the rows below: a
-    flight down may come back under rows turned since, so from where it
-    stops the table is ``tfree``, the table with every row free
-    (``every_row_free``; ``tfree`` with no rows: that table itself). Any
-    card shows either face.
+    fewest turns to Earth per (units, credits held, rotation of the ship's
+    own row, rotation of the row ahead, cell), as ``[units, credits,
+    _sidx(o, x, cell)]``: credits 0 .. CREDIT_LAYERS - 1, the last layer any
+    number; ``o`` the rotation of the cell's row, ``x`` that of the row
+    ahead of it (0-4), either ``ANY_X``: the least over the five (a row that
+    may show anything, or none). A turn is a Fly or a wait; a wait turns the
+    row ahead (the re-scan, §8) and may earn a credit (a Deep Scan), a unit
+    (Shields) or shift the row ahead once more (a Deep Scan on it); a Fly's
+    stop turns the row ahead of where it stops. The ship's own row never
+    turns while the ship is in it (a re-scan turns the row ahead, and no
+    Deep Scan shifts the ship's row, [D14]), so a Fly along it meets the
+    cards its rotation puts there. Along a Fly up, the row ahead shows the
+    card its rotation puts there, and a row two or more ahead the one
+    ``rot0`` puts there, unless it is ``free`` (its rotation moved since the
+    search's start: any card); a credit spent as the ship enters a row
+    shifts it one place; the row the Fly stops in keeps the rotation it was
+    entered at. The rows below may show any card: a flight down may come
+    back under rows turned since, so from where it stops the table is
+    ``tfree``, the table with every row free (``every_row_free``; ``tfree``
+    with no rows: that table itself). Any card shows either face.
 
     Units are shields and held samples together (a bolster turns a sample
     into a shield at no turn, [D9]): a stop on a card with no face the ship
@@ -190,16 +200,15 @@ def static_table(rot0, free, flags, cardu, need, any_stop, any_boost, lq, lr, lc
     nor samples; a layer that would reach three goes to it. Every relaxed
     way is a way of the table, step for step, with no fewer credits or
     units, so the table never exceeds the relaxed game's distance. Computed
-    by a backward breadth-first search from Earth over (units, credits,
-    rotation ahead, cell). ``noturn``: also every move without the turn's
-    end (a Fly that does not turn the row ahead, a credit wait that turns
-    nothing), as the first action of a turn with the §12 second action
-    (relaxed.py, "A second action"), each a step; ``tfree`` is then such a
-    table too. A move without the turn's end costs a sample, which this
-    table does not count: only its layer UTOP is a bound, and the others
-    are set to it."""
+    by a backward breadth-first search from Earth. ``noturn``: also every
+    move without the turn's end (a Fly that does not turn the row ahead, a
+    credit wait that turns nothing), as the first action of a turn with the
+    §12 second action (relaxed.py, "A second action"), each a step;
+    ``tfree`` is then such a table too. A move without the turn's end costs
+    a sample, which this table does not count: only its layer UTOP is a
+    bound, and the others are set to it."""
     top = CREDIT_LAYERS
-    ns = NX * N_CELLS
+    ns = NX * NX * N_CELLS
     has_tfree = tfree.shape[0] > 0
     units = not noturn
     row_sfree = np.zeros(7, dtype=np.bool_)
@@ -211,88 +220,72 @@ def static_table(rot0, free, flags, cardu, need, any_stop, any_boost, lq, lr, lc
                     row_sfree[r] = True
                 if cardu[r, j] & HAS_TOKEN:
                     row_tok[r] = True
+    earth = _sidx(ANY_X, ANY_X, EARTH_IDX)
     # (units, credits, cell) -> 1 + the every-row-free table at a stop of a
     # flight down from the cell: a bound a way starting with that flight
-    # meets, whatever the rotation ahead.
+    # meets, whatever the rotations.
     seeds = np.full((UNITS, top + 1, N_CELLS), INF, dtype=np.int64)
-    # Fly edges (from state, to state, credit-layer bits of the credits used,
-    # whether the stop needs the shields, cards entered that may carry a token).
+    # Fly edges: from state (its own row's rotation -1: every rotation, the
+    # Fly does not depend on it), to state, credit-layer bits of the credits
+    # used, whether the stop needs the shields, cards entered that may
+    # carry a token.
     e_src = np.empty(4096, dtype=np.int64)
     e_dst = np.empty(4096, dtype=np.int64)
     e_m = np.empty(4096, dtype=np.int64)
     e_sn = np.empty(4096, dtype=np.int64)
     e_tk = np.empty(4096, dtype=np.int64)
+    e_o = np.empty(4096, dtype=np.int64)
     ne = 0
-    tkmax = np.zeros(8, dtype=np.int64)
     for pi in range(N_CELLS - 1):
         ahead = CELL_ROW[pi]  # 0-based index of the row ahead (7: none)
         for d in range(4):
             if DR[d] == 0:
-                # Along the ship's own row: whatever its rotation, it is one
-                # rotation for the whole Fly, so the cards passed are
-                # consecutive ones of the row (no credit shifts the ship's
-                # row, [D14]; a flip is within "either face"). The stop turns
-                # the row ahead.
-                stops_free = 0
-                stops_sh = 0
-                earth = False
-                for k in range(8):
-                    tkmax[k] = 0
-                for rho in range(5):
+                # Along the ship's own row, at its rotation: the stop turns
+                # the row ahead (a flip is within "either face").
+                for o in range(5):
                     t = 0
                     for k in range(ln[pi, d]):
                         qi = lq[pi, d, k]
+                        sn = -1
                         if qi == EARTH_IDX:
-                            earth = True
-                            if t > tkmax[k]:
-                                tkmax[k] = t
-                            break
-                        ri = lr[pi, d, k]
-                        j = (lc[pi, d, k] + rho) % 5
-                        f = flags[ri, j]
-                        if f & DEADLY:
-                            break
-                        if cardu[ri, j] & HAS_TOKEN:
-                            t += 1
-                        if f & CAN_STOP:
-                            if cardu[ri, j] & FREE_STOP:
-                                stops_free |= 1 << k
-                            else:
-                                stops_sh |= 1 << k
-                            if t > tkmax[k]:
-                                tkmax[k] = t
-                        if not f & CAN_BOOST:
-                            break
-                for k in range(ln[pi, d]):
-                    qi = lq[pi, d, k]
-                    sn = -1
-                    if (qi == EARTH_IDX and earth) or (stops_free >> k) & 1:
-                        sn = 0
-                    elif (stops_sh >> k) & 1:
-                        sn = 1
-                    if sn < 0:
-                        continue
-                    for x in range(5):
-                        if ne + 2 > e_src.shape[0]:
-                            e_src, e_dst, e_m, e_sn, e_tk = _edges_grown(e_src, e_dst, e_m, e_sn, e_tk)
-                        e_src[ne] = x * N_CELLS + pi
-                        if qi == EARTH_IDX:
-                            e_dst[ne] = qi
-                        elif ahead >= 7:
-                            e_dst[ne] = ANY_X * N_CELLS + qi
+                            sn = 0
                         else:
-                            e_dst[ne] = ((x + 1) % 5) * N_CELLS + qi
-                        e_m[ne] = 1
-                        e_sn[ne] = sn
-                        e_tk[ne] = tkmax[k]
-                        ne += 1
-                        if noturn and qi != EARTH_IDX and ahead < 7:
-                            e_src[ne] = x * N_CELLS + pi
-                            e_dst[ne] = x * N_CELLS + qi
-                            e_m[ne] = 1
-                            e_sn[ne] = sn
-                            e_tk[ne] = tkmax[k]
-                            ne += 1
+                            ri = lr[pi, d, k]
+                            j = (lc[pi, d, k] + o) % 5
+                            f = flags[ri, j]
+                            if f & DEADLY:
+                                break
+                            if cardu[ri, j] & HAS_TOKEN:
+                                t += 1
+                            if f & CAN_STOP:
+                                sn = 0 if cardu[ri, j] & FREE_STOP else 1
+                        if sn >= 0:
+                            for x in range(5):
+                                if ne + 2 > e_src.shape[0]:
+                                    e_src, e_dst, e_m, e_sn, e_tk, e_o = _edges_grown(
+                                        e_src, e_dst, e_m, e_sn, e_tk, e_o)
+                                e_src[ne] = _sidx(o, x, pi)
+                                e_o[ne] = o
+                                if qi == EARTH_IDX:
+                                    e_dst[ne] = earth
+                                elif ahead >= 7:
+                                    e_dst[ne] = _sidx(o, ANY_X, qi)
+                                else:
+                                    e_dst[ne] = _sidx(o, (x + 1) % 5, qi)
+                                e_m[ne] = 1
+                                e_sn[ne] = sn
+                                e_tk[ne] = t
+                                ne += 1
+                                if noturn and qi != EARTH_IDX and ahead < 7:
+                                    e_src[ne] = _sidx(o, x, pi)
+                                    e_o[ne] = o
+                                    e_dst[ne] = _sidx(o, x, qi)
+                                    e_m[ne] = 1
+                                    e_sn[ne] = sn
+                                    e_tk[ne] = t
+                                    ne += 1
+                        if qi == EARTH_IDX or not flags[lr[pi, d, k], (lc[pi, d, k] + o) % 5] & CAN_BOOST:
+                            break
                 continue
             if DR[d] < 0 and has_tfree:
                 # Down: past rows that may show any card, no credit spent.
@@ -309,7 +302,7 @@ def static_table(rot0, free, flags, cardu, need, any_stop, any_boost, lq, lr, lc
                             if u2 < 0:
                                 continue
                             for c in range(top + 1):
-                                v = 1 + tfree[u2, c, ANY_X * N_CELLS + qi]
+                                v = 1 + tfree[u2, c, _sidx(ANY_X, ANY_X, qi)]
                                 if v < seeds[u, c, pi]:
                                     seeds[u, c, pi] = v
                     if not any_boost[ri]:
@@ -322,76 +315,76 @@ def static_table(rot0, free, flags, cardu, need, any_stop, any_boost, lq, lr, lc
                     qi = lq[pi, d, k]
                     ri = lr[pi, d, k]
                     col = lc[pi, d, k]
-                    if ne + 4 > e_src.shape[0]:
-                        e_src, e_dst, e_m, e_sn, e_tk = _edges_grown(e_src, e_dst, e_m, e_sn, e_tk)
+                    if ne + 12 > e_src.shape[0]:
+                        e_src, e_dst, e_m, e_sn, e_tk, e_o = _edges_grown(e_src, e_dst, e_m, e_sn, e_tk, e_o)
                     if qi == EARTH_IDX:
-                        e_src[ne] = x * N_CELLS + pi
-                        e_dst[ne] = qi
+                        e_src[ne] = _sidx(0, x, pi)
+                        e_o[ne] = -1
+                        e_dst[ne] = earth
                         e_m[ne] = cur
                         e_sn[ne] = 0
                         e_tk[ne] = t
                         ne += 1
                         break
+                    # The row ahead of the stop: turned by the stop's
+                    # re-scan, known when it kept the start's rotation.
+                    if ri + 1 < 7 and not (free >> (ri + 1)) & 1:
+                        xd = (rot0[ri + 1] + 1) % 5
+                        xd_nt = rot0[ri + 1] % 5
+                    else:
+                        xd = ANY_X
+                        xd_nt = -1
+                    nxt = 0
+                    n_opt = 0
                     if ri != ahead and (ri < ahead or (free >> ri) & 1):
-                        stop = cur if any_stop[ri] else 0
-                        stopf = cur if row_sfree[ri] else 0
-                        cur = cur if any_boost[ri] else 0
                         if row_tok[ri]:
                             t += 1
+                        # Any card: the row's rotation unknown after the stop.
+                        if row_sfree[ri]:
+                            _opt(e_src, e_dst, e_m, e_sn, e_tk, e_o, ne, x, pi, ANY_X, xd, qi, cur, 0, t)
+                            n_opt += 1
+                        elif any_stop[ri]:
+                            _opt(e_src, e_dst, e_m, e_sn, e_tk, e_o, ne, x, pi, ANY_X, xd, qi, cur, 1, t)
+                            n_opt += 1
+                        nxt = cur if any_boost[ri] else 0
                     else:
                         # The card there (either face), or with n credits the
-                        # row shifted n places (a credit shifts a row by one).
-                        s0 = (col + (x if ri == ahead else rot0[ri])) % 5
-                        stop = 0
-                        stopf = 0
-                        nxt = 0
+                        # row shifted n places (a credit shifts a row by one),
+                        # which the row keeps while the ship stops in it.
+                        base = x if ri == ahead else rot0[ri]
+                        s0 = (col + base) % 5
                         tok = False
+                        for sft in range(5):
+                            if cardu[ri, (s0 + sft) % 5] & HAS_TOKEN and not flags[ri, (s0 + sft) % 5] & DEADLY:
+                                tok = True
+                        if tok:
+                            t += 1
                         for sft in range(5):
                             j = (s0 + sft) % 5
                             f = flags[ri, j]
                             if f & DEADLY:
                                 continue
                             m = cur if sft == 0 else _more(cur, sft)
-                            if cardu[ri, j] & HAS_TOKEN:
-                                tok = True
                             if f & CAN_STOP:
-                                stop |= m
-                                if cardu[ri, j] & FREE_STOP:
-                                    stopf |= m
+                                sn = 0 if cardu[ri, j] & FREE_STOP else 1
+                                _opt(e_src, e_dst, e_m, e_sn, e_tk, e_o, ne + n_opt, x, pi, (base + sft) % 5, xd,
+                                     qi, m, sn, t)
+                                n_opt += 1
                             if f & CAN_BOOST:
                                 nxt |= m
-                        cur = nxt
-                        if tok:
-                            t += 1
-                    if stop:
-                        # The stop turns the row ahead of it: known when that
-                        # row kept the start's rotation. A stop that needs the
-                        # shields is an edge apart, unless a free one uses as
-                        # few credits.
-                        if ri + 1 < 7 and not (free >> (ri + 1)) & 1:
-                            dst = ((rot0[ri + 1] + 1) % 5) * N_CELLS + qi
-                            dst_nt = (rot0[ri + 1] % 5) * N_CELLS + qi
-                        else:
-                            dst = ANY_X * N_CELLS + qi
-                            dst_nt = -1
-                        for sn in range(2):
-                            mm = stopf if sn == 0 else stop
-                            if not mm or (sn == 1 and stopf and _fewest(stopf) <= _fewest(stop)):
-                                continue
-                            e_src[ne] = x * N_CELLS + pi
-                            e_dst[ne] = dst
-                            e_m[ne] = mm
-                            e_sn[ne] = sn
-                            e_tk[ne] = t
-                            ne += 1
-                            if noturn and dst_nt >= 0:
-                                # No turn's end: the row ahead keeps its rotation.
-                                e_src[ne] = x * N_CELLS + pi
-                                e_dst[ne] = dst_nt
-                                e_m[ne] = mm
-                                e_sn[ne] = sn
-                                e_tk[ne] = t
-                                ne += 1
+                    if noturn and xd_nt >= 0:
+                        # No turn's end: the row ahead keeps its rotation.
+                        for i in range(ne, ne + n_opt):
+                            j = i + n_opt
+                            e_src[j] = e_src[i]
+                            e_o[j] = e_o[i]
+                            e_dst[j] = e_dst[i] - (xd - xd_nt) * N_CELLS
+                            e_m[j] = e_m[i]
+                            e_sn[j] = e_sn[i]
+                            e_tk[j] = e_tk[i]
+                        n_opt *= 2
+                    ne += n_opt
+                    cur = nxt
                     if not cur:
                         break
     # The edges by the state they lead to.
@@ -402,12 +395,14 @@ def static_table(rot0, free, flags, cardu, need, any_stop, any_boost, lq, lr, lc
         start[s + 1] += start[s]
     fill = start.copy()
     by_src = np.empty(ne, dtype=np.int64)
+    by_o = np.empty(ne, dtype=np.int64)
     by_b = np.empty(ne, dtype=np.int64)  # the fewest credits the Fly uses
     by_sn = np.empty(ne, dtype=np.int64)
     by_tk = np.empty(ne, dtype=np.int64)
     for e in range(ne):
         i = fill[e_dst[e]]
         by_src[i] = e_src[e]
+        by_o[i] = e_o[e]
         by_b[i] = _fewest(e_m[e])
         by_sn[i] = e_sn[e]
         by_tk[i] = e_tk[e]
@@ -432,32 +427,38 @@ def static_table(rot0, free, flags, cardu, need, any_stop, any_boost, lq, lr, lc
         if u < need and u != UTOP:
             continue  # Earth refuses the landing
         for k in range(top + 1):
-            for x in range(NX):
-                table[u, k, x * N_CELLS + EARTH_IDX] = 0
-                fr_s[nf] = x * N_CELLS + EARTH_IDX
-                fr_k[nf] = k
-                fr_u[nf] = u
-                nf += 1
+            for o in range(NX):
+                for x in range(NX):
+                    table[u, k, _sidx(o, x, EARTH_IDX)] = 0
+            fr_s[nf] = earth
+            fr_k[nf] = k
+            fr_u[nf] = u
+            nf += 1
 
     def reach(u, k, s, g, nn):
         # The search reaches state ``s`` with ``k`` credits and ``u`` units at
         # cost ``g``: kept when new, with its cell's least over the rotations
-        # ahead (``ANY_X``). A closure: as a helper taking the arrays it was
-        # three times slower (Numba counted their references at each call).
+        # of either row (``ANY_X``). A closure: as a helper taking the arrays
+        # it was three times slower (Numba counted their references at each
+        # call).
         if table[u, k, s] <= g:
             return nn
-        table[u, k, s] = g
-        nx_s[nn] = s
-        nx_k[nn] = k
-        nx_u[nn] = u
-        nn += 1
-        t = ANY_X * N_CELLS + s % N_CELLS
-        if table[u, k, t] > g:
-            table[u, k, t] = g
-            nx_s[nn] = t
-            nx_k[nn] = k
-            nx_u[nn] = u
-            nn += 1
+        q = s % N_CELLS
+        ox = s // N_CELLS
+        o = ox // NX
+        x = ox - o * NX
+        for w in range(4):
+            o2 = o if w & 1 == 0 else ANY_X
+            x2 = x if w & 2 == 0 else ANY_X
+            if w and ((w & 1 and o == ANY_X) or (w & 2 and x == ANY_X)):
+                continue
+            t = _sidx(o2, x2, q)
+            if table[u, k, t] > g:
+                table[u, k, t] = g
+                nx_s[nn] = t
+                nx_k[nn] = k
+                nx_u[nn] = u
+                nn += 1
         return nn
 
     g = 0
@@ -469,8 +470,9 @@ def static_table(rot0, free, flags, cardu, need, any_stop, any_boost, lq, lr, lc
                 for c in range(top + 1):
                     for i in range(N_CELLS):
                         if seeds[u, c, i] == g:
-                            for x in range(5):
-                                nn = reach(u, c, x * N_CELLS + i, g, nn)
+                            for o in range(5):
+                                for x in range(5):
+                                    nn = reach(u, c, _sidx(o, x, i), g, nn)
         for a in range(nf):
             s = fr_s[a]
             k = fr_k[a]
@@ -484,15 +486,21 @@ def static_table(rot0, free, flags, cardu, need, any_stop, any_boost, lq, lr, lc
                         continue
                 for up in range(u_low, UNITS):
                     if _units_after(up, by_sn[e], by_tk[e]) == u:
-                        nn = reach(up, kp, by_src[e], g, nn)
-            xl = s // N_CELLS
-            q = s - xl * N_CELLS
-            if xl < 5 and q != EARTH_IDX:
+                        if by_o[e] >= 0:
+                            nn = reach(up, kp, by_src[e], g, nn)
+                        else:
+                            for o in range(5):
+                                nn = reach(up, kp, by_src[e] + o * NX * N_CELLS, g, nn)
+            q = s % N_CELLS
+            ox = s // N_CELLS
+            o = ox // NX
+            xl = ox - o * NX
+            if xl < 5 and o < 5 and q != EARTH_IDX:
                 # Waits: the row ahead turns once, a credit earned (a plain
                 # wait does no better: more credits never hurt) or a unit
                 # (Shields), or twice (a Deep Scan shift of it, then the
                 # re-scan).
-                s1 = ((xl + 4) % 5) * N_CELLS + q
+                s1 = _sidx(o, (xl + 4) % 5, q)
                 if k >= 1:
                     nn = reach(u, k - 1, s1, g, nn)
                     if noturn:
@@ -504,7 +512,7 @@ def static_table(rot0, free, flags, cardu, need, any_stop, any_boost, lq, lr, lc
                         nn = reach(UTOP - 1, k, s1, g, nn)
                     elif u >= 1:
                         nn = reach(u - 1, k, s1, g, nn)
-                nn = reach(u, k, ((xl + 3) % 5) * N_CELLS + q, g, nn)
+                nn = reach(u, k, _sidx(o, (xl + 3) % 5, q), g, nn)
         for a in range(nn):
             fr_s[a] = nx_s[a]
             fr_k[a] = nx_k[a]
@@ -526,11 +534,24 @@ def static_table(rot0, free, flags, cardu, need, any_stop, any_boost, lq, lr, lc
     return table
 
 
+@njit(cache=True, inline="always")
+def _opt(e_src, e_dst, e_m, e_sn, e_tk, e_o, i, x, pi, o2, xd, qi, m, sn, tk):
+    """Fly edge ``i`` of ``static_table``: from rotation ``x`` ahead at cell
+    ``pi`` (any rotation of its own row) to a stop at ``qi``, its row then
+    at rotation ``o2``, the row ahead at ``xd``."""
+    e_src[i] = _sidx(0, x, pi)
+    e_o[i] = -1
+    e_dst[i] = _sidx(o2, xd, qi)
+    e_m[i] = m
+    e_sn[i] = sn
+    e_tk[i] = tk
+
+
 @njit(cache=True)
-def _edges_grown(a, b, c, d, e):
+def _edges_grown(a, b, c, d, e, f):
     return (np.concatenate((a, np.empty_like(a))), np.concatenate((b, np.empty_like(b))),
             np.concatenate((c, np.empty_like(c))), np.concatenate((d, np.empty_like(d))),
-            np.concatenate((e, np.empty_like(e))))
+            np.concatenate((e, np.empty_like(e))), np.concatenate((f, np.empty_like(f))))
 
 
 @njit(cache=True, inline="always")
@@ -544,7 +565,7 @@ def _fewest(umask):
     return b
 
 
-NO_TABLE = np.empty((0, CREDIT_LAYERS + 1, NX * N_CELLS), dtype=np.int64)
+NO_TABLE = np.empty((0, CREDIT_LAYERS + 1, NX * NX * N_CELLS), dtype=np.int64)
 
 
 def every_row_free(flags: np.ndarray, cardu: np.ndarray, need: int, any_stop: np.ndarray,
@@ -580,7 +601,7 @@ def new_static_cache(count: np.ndarray | None = None) -> tuple[np.ndarray, np.nd
     count[0] = 0
     return (
         np.full((STATIC_CACHE, 6), -1, dtype=np.int64),
-        np.empty((STATIC_CACHE // 2 + 256, UNITS, CREDIT_LAYERS + 1, NX * N_CELLS), dtype=np.int64),
+        np.empty((STATIC_CACHE // 2 + 256, UNITS, CREDIT_LAYERS + 1, NX * NX * N_CELLS), dtype=np.int64),
         count,
     )
 
@@ -850,21 +871,34 @@ def _record_way(trail, t, goal, upper, upper_count, vir):
 
 
 @njit(cache=True, inline="always")
-def _layer_and_ahead(a):
-    """What the static-rows tables read of packed state ``a`` besides its
-    cell: its credit layer (all its credits, CREDIT_LAYERS or more as the
-    last) and the rotation of the row ahead (ANY_X where there is none or
-    it was let go)."""
+def _layer_and_column(a):
+    """What the static-rows tables read of packed state ``a``: its credit
+    layer (all its credits, CREDIT_LAYERS or more as the last) and its
+    column (``_sidx``: the rotations of its own row and the row ahead,
+    ANY_X where there is none or it was let go, and its cell)."""
     k = ((a >> 31) & 63) + ((a >> 37) & 63) + ((a >> 43) & 63)
     if k > CREDIT_LAYERS:
         k = CREDIT_LAYERS
-    ahead = CELL_ROW[a & 63]  # 0-based index of the row ahead
+    pos = a & 63
+    ahead = CELL_ROW[pos]  # 0-based index of the row ahead
     xa = ANY_X
     if ahead < 7:
         xa = (a >> (6 + 3 * ahead)) & 7
         if xa == WILD:
             xa = ANY_X
-    return k, xa
+    o = (a >> (6 + 3 * (ahead - 1))) & 7
+    if o == WILD:
+        o = ANY_X
+    return k, _sidx(o, xa, pos)
+
+
+def table_column(rot: tuple[int, ...], pos: int) -> int:
+    """``_layer_and_column``'s column for rotations ``rot`` (``WILD``: let
+    go) and cell index ``pos``, for the tests."""
+    ahead = int(CELL_ROW[pos])
+    x = rot[ahead] if ahead < 7 and rot[ahead] != WILD else ANY_X
+    o = rot[ahead - 1] if rot[ahead - 1] != WILD else ANY_X
+    return int(_sidx(o, x, pos))
 
 
 @njit(cache=True, inline="always")
@@ -1078,7 +1112,7 @@ def search(
         # Rows below the highest moved one count as moved too: fewer tables
         # (~35 µs each), weaker only below the ship.
         moved = (1 << (_highest_moved(((a >> 6) & ((1 << 21) - 1)) ^ rot0i, passed_top) + 1)) - 1
-        k, xa = _layer_and_ahead(a)
+        k, col = _layer_and_column(a)
         if free_left > 0:
             # The table that also has the moves without the turn's end
             # (``noturn``) counts actions, and so does the one-action
@@ -1087,8 +1121,8 @@ def search(
             # rotations.
             # (Their layer UTOP: a second action costs a sample, which
             # the moves without the turn's end do not count.)
-            x = stabs[static_index(moved, 1), UTOP, k, xa * N_CELLS + pos]
-            y = stabs[static_index(moved, 0), UTOP, top, ANY_X * N_CELLS + pos]
+            x = stabs[static_index(moved, 1), UTOP, k, col]
+            y = stabs[static_index(moved, 0), UTOP, top, _sidx(ANY_X, ANY_X, pos)]
             if y > x:
                 x = y
             x = max((x + 1) // 2, x - free_left)
@@ -1096,7 +1130,7 @@ def search(
             t = tidx[0, moved]
             if t < 0:
                 t = static_index(moved, 0)
-            x = stabs[t, _units(a), k, xa * N_CELLS + pos]
+            x = stabs[t, _units(a), k, col]
         return x if x > h else h
 
     h0 = hstatic(a0, INF)

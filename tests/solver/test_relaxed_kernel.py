@@ -80,7 +80,7 @@ def _static_bound(flags: np.ndarray, cell: tuple[int, int]) -> int:
         kernel.LINES_Q, kernel.LINES_R, kernel.LINES_C, kernel.LINES_N,
         kernel.every_row_free(flags, cardu, 0, any_stop, any_boost),
     )
-    return int(table[0, 0, kernel.ANY_X * kernel.N_CELLS + kernel.cell_index(cell)])
+    return int(table[0, 0, kernel.table_column((kernel.WILD,) * 7, kernel.cell_index(cell))])
 
 
 @pytest.mark.parametrize(("boost_slots", "expected"), [((3,), 2), ((2, 3), 1), ((4, 0), 1)])
@@ -223,9 +223,8 @@ def test_static_rows_tables_never_exceed_the_relaxed_turns():
                 row = int(kernel.CELL_ROW[pos])  # also the row ahead's 0-based index
                 table = kernel.static_table(tuple(rot), (1 << min(7, row + 1)) - 1, rb._flags_np, rb._cardu,
                                             rb.need, rb._any_stop, rb._any_boost, *lines_, rb._tfree)
-                x = rot[row] if row < 7 and rot[row] != kernel.WILD else kernel.ANY_X
                 units = kernel.UTOP if held >= 3 else min(held + shields, kernel.UTOP)
-                bound = int(table[units, min(credits, kernel.CREDIT_LAYERS), x * kernel.N_CELLS + pos])
+                bound = int(table[units, min(credits, kernel.CREDIT_LAYERS), kernel.table_column(rot, pos)])
                 value = rb.turns(st)
                 assert bound <= value, (seed, st[:7])
                 checked += 1
