@@ -260,6 +260,12 @@ SEARCHES = {(): "search", TRACKED: "search-track", (True, True): "search-second"
 # search, worth it only where many are made (docs/SOLVER.md, "Two samples").
 # A count, not a clock, so the same instance is searched the same way.
 TRACK_AFTER = 64
+# The static-rows tables count units and know the ship's own row's rotation
+# (``kernel.static_table``'s ``strong``) once an instance's relaxed searches
+# have popped this many states: such a table takes about thirty times as
+# long to make, which a median solve does not win back. A count, not a
+# clock, as TRACK_AFTER.
+STRONG_AFTER = 10_000
 # ``turns`` asked for a cap this far (a value itself, not "is it more than
 # a priority") deepens to it (``turns``).
 DEEPEN_FROM = 100
@@ -358,7 +364,7 @@ class RelaxedBound:
         # The kernel's counts of the learned bounds, the ways and the kept
         # static-rows tables, as views of one array: ``_make_room`` reads
         # them before every search, at one conversion for the three.
-        self._counts = np.zeros(3, dtype=np.int64)
+        self._counts = np.zeros(4, dtype=np.int64)
         self._learned_count = self._counts[0:1]
         # Upper bounds: the turns of wins found from states the searches
         # passed (kernel table, shared by them too), kept for the card
@@ -367,12 +373,16 @@ class RelaxedBound:
         self._ways = kernel.new_table(1 << 10)
         self._ways_count = self._counts[1:2]
         self.keep_ways = forget_far_rows
-        self._static = kernel.new_static_cache(self._counts[2:3])
+        self._static = kernel.new_static_cache(self._counts[2:4])
+        # The static-rows tables start without units and the own row's
+        # rotation, and are made with them once the searches have popped
+        # STRONG_AFTER states (``_make_room``).
+        self._strong = False
         self._tfree = kernel.every_row_free(self._flags_np, self._cardu, self.need, self._any_stop,
-                                            self._any_boost)
+                                            self._any_boost, strong=False)
         # (With the second action, the tables with moves without the turn's end.)
         self._tfree_noturn = (kernel.every_row_free(self._flags_np, self._cardu, self.need, self._any_stop,
-                                                    self._any_boost, True)
+                                                    self._any_boost, True, strong=False)
                               if self.second else kernel.NO_TABLE)
         # Also the moves the kernel leaves out because another always
         # matches them (its ``every_move``): for the tests, which check that
@@ -571,6 +581,7 @@ class RelaxedBound:
             self._ways,
             self._ways_count,
             self.keep_ways,
+            self._strong,
             self.every_move,
             self.plain,
             decide,
@@ -592,7 +603,14 @@ class RelaxedBound:
         that fills it grows it itself, ``kernel._learn``.)"""
         if len(self._known) > 500_000:
             self._known.clear()
-        learned, ways, static = self._counts.tolist()
+        learned, ways, static, pops = self._counts.tolist()
+        if pops >= STRONG_AFTER and not self._strong:
+            self._strong = True
+            self._tfree = kernel.every_row_free(self._flags_np, self._cardu, self.need, self._any_stop,
+                                                self._any_boost, strong=True)
+            if self.second:
+                self._tfree_noturn = kernel.every_row_free(self._flags_np, self._cardu, self.need, self._any_stop,
+                                                           self._any_boost, True, strong=True)
         if ways > WAYS_LIMIT:
             self._ways = kernel.new_table(1 << 10)
             self._ways_count[0] = 0
@@ -604,7 +622,7 @@ class RelaxedBound:
         else:
             self._grown = _NO_TABLE
         if 2 * static >= kernel.STATIC_CACHE:
-            self._static = kernel.new_static_cache(self._counts[2:3])  # full: start over
+            self._static = kernel.new_static_cache(self._counts[2:4])  # full: start over
 
     def _grid_bound(self, vir: int) -> np.ndarray:
         """Per cell, the model's grid distance to Earth through a row holding a

@@ -165,7 +165,8 @@ def _sidx(o, x, q):
 
 
 @njit(cache=True)
-def static_table(rot0, free, flags, cardu, need, any_stop, any_boost, lq, lr, lc, ln, tfree, noturn=False):
+def static_table(rot0, free, flags, cardu, need, any_stop, any_boost, lq, lr, lc, ln, tfree, noturn=False,
+                 strong=True):
     """A second bound for the relaxed search (the static-rows distance):
     fewest turns to Earth per (units, credits held, rotation of the ship's
     own row, rotation of the row ahead, cell), as ``[units, credits,
@@ -206,11 +207,17 @@ def static_table(rot0, free, flags, cardu, need, any_stop, any_boost, lq, lr, lc
     §12 second action (relaxed.py, "A second action"), each a step;
     ``tfree`` is then such a table too. A move without the turn's end costs
     a sample, which this table does not count: only its layer UTOP is a
-    bound, and the others are set to it."""
+    bound, and the others are set to it. Without ``strong`` the table
+    counts no units (every layer is UTOP's) and knows no rotation of the
+    ship's own row: a Fly along it meets consecutive cards of any one
+    rotation, and only the columns of ``o`` = ANY_X are filled (a fifth of
+    the work: the relaxed search starts with these, ``relaxed.STRONG_AFTER``)."""
     top = CREDIT_LAYERS
     ns = NX * NX * N_CELLS
     has_tfree = tfree.shape[0] > 0
-    units = not noturn
+    units = strong and not noturn
+    # The rotations of the ship's own row a table tells apart.
+    o_lo, o_hi = (0, 5) if strong else (ANY_X, ANY_X + 1)
     row_sfree = np.zeros(7, dtype=np.bool_)
     row_tok = np.zeros(7, dtype=np.bool_)
     for r in range(7):
@@ -236,29 +243,46 @@ def static_table(rot0, free, flags, cardu, need, any_stop, any_boost, lq, lr, lc
     e_tk = np.empty(4096, dtype=np.int64)
     e_o = np.empty(4096, dtype=np.int64)
     ne = 0
+    tkmax = np.zeros(8, dtype=np.int64)
     for pi in range(N_CELLS - 1):
         ahead = CELL_ROW[pi]  # 0-based index of the row ahead (7: none)
         for d in range(4):
             if DR[d] == 0:
-                # Along the ship's own row, at its rotation: the stop turns
-                # the row ahead (a flip is within "either face").
-                for o in range(5):
-                    t = 0
-                    for k in range(ln[pi, d]):
-                        qi = lq[pi, d, k]
-                        sn = -1
-                        if qi == EARTH_IDX:
-                            sn = 0
-                        else:
+                # Along the ship's own row, at its rotation (any one of the
+                # five without ``strong``): the stop turns the row ahead (a
+                # flip is within "either face").
+                for o in range(o_lo, o_hi):
+                    stop_free = 0
+                    stop_sh = 0
+                    for k in range(8):
+                        tkmax[k] = 0
+                    for rho in range(o if o < 5 else 0, o + 1 if o < 5 else 5):
+                        t = 0
+                        for k in range(ln[pi, d]):
+                            qi = lq[pi, d, k]
+                            if qi == EARTH_IDX:
+                                stop_free |= 1 << k
+                                tkmax[k] = max(tkmax[k], t)
+                                break
                             ri = lr[pi, d, k]
-                            j = (lc[pi, d, k] + o) % 5
+                            j = (lc[pi, d, k] + rho) % 5
                             f = flags[ri, j]
                             if f & DEADLY:
                                 break
                             if cardu[ri, j] & HAS_TOKEN:
                                 t += 1
                             if f & CAN_STOP:
-                                sn = 0 if cardu[ri, j] & FREE_STOP else 1
+                                if cardu[ri, j] & FREE_STOP:
+                                    stop_free |= 1 << k
+                                else:
+                                    stop_sh |= 1 << k
+                                tkmax[k] = max(tkmax[k], t)
+                            if not f & CAN_BOOST:
+                                break
+                    for k in range(ln[pi, d]):
+                        qi = lq[pi, d, k]
+                        sn = 0 if (stop_free >> k) & 1 else 1 if (stop_sh >> k) & 1 else -1
+                        t = tkmax[k]
                         if sn >= 0:
                             for x in range(5):
                                 if ne + 2 > e_src.shape[0]:
@@ -284,8 +308,6 @@ def static_table(rot0, free, flags, cardu, need, any_stop, any_boost, lq, lr, lc
                                     e_sn[ne] = sn
                                     e_tk[ne] = t
                                     ne += 1
-                        if qi == EARTH_IDX or not flags[lr[pi, d, k], (lc[pi, d, k] + o) % 5] & CAN_BOOST:
-                            break
                 continue
             if DR[d] < 0 and has_tfree:
                 # Down: past rows that may show any card, no credit spent.
@@ -340,11 +362,12 @@ def static_table(rot0, free, flags, cardu, need, any_stop, any_boost, lq, lr, lc
                         if row_tok[ri]:
                             t += 1
                         # Any card: the row's rotation unknown after the stop.
+                        o_any = ANY_X
                         if row_sfree[ri]:
-                            _opt(e_src, e_dst, e_m, e_sn, e_tk, e_o, ne, x, pi, ANY_X, xd, qi, cur, 0, t)
+                            _opt(e_src, e_dst, e_m, e_sn, e_tk, e_o, ne, x, pi, o_any, xd, qi, cur, 0, t)
                             n_opt += 1
                         elif any_stop[ri]:
-                            _opt(e_src, e_dst, e_m, e_sn, e_tk, e_o, ne, x, pi, ANY_X, xd, qi, cur, 1, t)
+                            _opt(e_src, e_dst, e_m, e_sn, e_tk, e_o, ne, x, pi, o_any, xd, qi, cur, 1, t)
                             n_opt += 1
                         nxt = cur if any_boost[ri] else 0
                     else:
@@ -367,8 +390,8 @@ def static_table(rot0, free, flags, cardu, need, any_stop, any_boost, lq, lr, lc
                             m = cur if sft == 0 else _more(cur, sft)
                             if f & CAN_STOP:
                                 sn = 0 if cardu[ri, j] & FREE_STOP else 1
-                                _opt(e_src, e_dst, e_m, e_sn, e_tk, e_o, ne + n_opt, x, pi, (base + sft) % 5, xd,
-                                     qi, m, sn, t)
+                                _opt(e_src, e_dst, e_m, e_sn, e_tk, e_o, ne + n_opt, x, pi,
+                                     (base + sft) % 5 if strong else ANY_X, xd, qi, m, sn, t)
                                 n_opt += 1
                             if f & CAN_BOOST:
                                 nxt |= m
@@ -415,6 +438,9 @@ def static_table(rot0, free, flags, cardu, need, any_stop, any_boost, lq, lr, lc
                     seeds_max = seeds[u, c, i]
     u_low = 0 if units else UTOP
     table = np.full((UNITS, top + 1, ns), INF, dtype=np.int64)
+    # (units, credits, the source of a Fly that does not depend on the own
+    # row's rotation) -> the cost at which the search reached it
+    upv = np.full((UNITS, top + 1, NX * N_CELLS), INF, dtype=np.int64)
     n_all = UNITS * (top + 1) * ns
     fr_s = np.empty(n_all, dtype=np.int64)
     fr_k = np.empty(n_all, dtype=np.int64)
@@ -470,7 +496,7 @@ def static_table(rot0, free, flags, cardu, need, any_stop, any_boost, lq, lr, lc
                 for c in range(top + 1):
                     for i in range(N_CELLS):
                         if seeds[u, c, i] == g:
-                            for o in range(5):
+                            for o in range(o_lo, o_hi):
                                 for x in range(5):
                                     nn = reach(u, c, _sidx(o, x, i), g, nn)
         for a in range(nf):
@@ -484,18 +510,31 @@ def static_table(rot0, free, flags, cardu, need, any_stop, any_boost, lq, lr, lc
                     kp = k + by_b[e]
                     if kp >= top:
                         continue
-                for up in range(u_low, UNITS):
-                    if _units_after(up, by_sn[e], by_tk[e]) == u:
-                        if by_o[e] >= 0:
-                            nn = reach(up, kp, by_src[e], g, nn)
-                        else:
-                            for o in range(5):
-                                nn = reach(up, kp, by_src[e] + o * NX * N_CELLS, g, nn)
+                # The unit layers the Fly comes from (``_units_after``
+                # turned around): one finite layer, or from UTOP those
+                # whose units reach three, and UTOP itself.
+                sn2 = 2 * by_sn[e]
+                if u == UTOP:
+                    up_lo = min(max(u_low, sn2, UTOP + sn2 - by_tk[e]), UTOP)
+                    up_hi = UNITS
+                else:
+                    up_lo = u + sn2 - by_tk[e]
+                    up_hi = up_lo + 1
+                    if up_lo < max(u_low, sn2) or up_lo >= UTOP:
+                        continue
+                for up in range(up_lo, up_hi):
+                    if by_o[e] >= 0:
+                        nn = reach(up, kp, by_src[e], g, nn)
+                    elif upv[up, kp, by_src[e]] > g:
+                        # The same for every rotation of the own row: once.
+                        upv[up, kp, by_src[e]] = g
+                        for o in range(o_lo, o_hi):
+                            nn = reach(up, kp, by_src[e] + o * NX * N_CELLS, g, nn)
             q = s % N_CELLS
             ox = s // N_CELLS
             o = ox // NX
             xl = ox - o * NX
-            if xl < 5 and o < 5 and q != EARTH_IDX:
+            if xl < 5 and o_lo <= o < o_hi and q != EARTH_IDX:
                 # Waits: the row ahead turns once, a credit earned (a plain
                 # wait does no better: more credits never hurt) or a unit
                 # (Shields), or twice (a Deep Scan shift of it, then the
@@ -569,11 +608,11 @@ NO_TABLE = np.empty((0, CREDIT_LAYERS + 1, NX * NX * N_CELLS), dtype=np.int64)
 
 
 def every_row_free(flags: np.ndarray, cardu: np.ndarray, need: int, any_stop: np.ndarray,
-                   any_boost: np.ndarray, noturn: bool = False) -> np.ndarray:
+                   any_boost: np.ndarray, noturn: bool = False, strong: bool = True) -> np.ndarray:
     """``static_table`` with every row free: the ``tfree`` of the others
-    (``noturn``: of those with ``noturn``)."""
+    (``noturn``, ``strong``: of those with them)."""
     return static_table((0,) * 7, 127, flags, cardu, need, any_stop, any_boost,
-                        LINES_Q, LINES_R, LINES_C, LINES_N, NO_TABLE, noturn)
+                        LINES_Q, LINES_R, LINES_C, LINES_N, NO_TABLE, noturn, strong)
 
 
 @njit(cache=True, inline="always")
@@ -586,18 +625,19 @@ def _row_bits(moved):
     return out
 
 
-STATIC_CACHE = 1 << 12
+STATIC_CACHE = 1 << 10
 
 
 def new_static_cache(count: np.ndarray | None = None) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
     """Static-rows tables (``static_table``) kept across the searches of one
     instance, by the start's rotations of the rows not moved and the moved
     rows: keys (open addressing as ``_slot5`` on the first five columns: key,
-    0, 0, 0, 0; then the table's index), tables, count (``count``, set to 0,
-    if given: a one-element array). The caller starts it over when half the
-    keys are taken; a search adds at most 256 (128 with one action a turn)."""
+    0, 0, 0, 0; then the table's index), tables, count (``count`` if given:
+    the tables kept, set to 0, then the searches' pops, which ``search``
+    adds to). The caller starts it over when half the keys are taken; a
+    search adds at most 256 (128 with one action a turn)."""
     if count is None:
-        count = np.zeros(1, dtype=np.int64)
+        count = np.zeros(2, dtype=np.int64)
     count[0] = 0
     return (
         np.full((STATIC_CACHE, 6), -1, dtype=np.int64),
@@ -871,11 +911,12 @@ def _record_way(trail, t, goal, upper, upper_count, vir):
 
 
 @njit(cache=True, inline="always")
-def _layer_and_column(a):
+def _layer_and_column(a, strong):
     """What the static-rows tables read of packed state ``a``: its credit
     layer (all its credits, CREDIT_LAYERS or more as the last) and its
-    column (``_sidx``: the rotations of its own row and the row ahead,
-    ANY_X where there is none or it was let go, and its cell)."""
+    column (``_sidx``: the rotations of its own row, ANY_X without
+    ``strong``, and of the row ahead, ANY_X where there is none or it was
+    let go, and its cell)."""
     k = ((a >> 31) & 63) + ((a >> 37) & 63) + ((a >> 43) & 63)
     if k > CREDIT_LAYERS:
         k = CREDIT_LAYERS
@@ -886,7 +927,7 @@ def _layer_and_column(a):
         xa = (a >> (6 + 3 * ahead)) & 7
         if xa == WILD:
             xa = ANY_X
-    o = (a >> (6 + 3 * (ahead - 1))) & 7
+    o = (a >> (6 + 3 * (ahead - 1))) & 7 if strong else ANY_X
     if o == WILD:
         o = ANY_X
     return k, _sidx(o, xa, pos)
@@ -945,8 +986,8 @@ def search(
     pos0, rot0, masks0, held, shields, credits, cap, need,
     flags, face, flippable, ch, nch, rescan_full, vir, to_earth, gridb, any_stop, any_boost, cardu,
     lq, lr, lc, ln, learned, learned_count, grown, deadline, skeys, stabs, scount, tfree, tfree_noturn, behind_rot,
-    upper, upper_count, keep_ways, every_move=False, plain=False, decide=False, scan_first=False, track=False,
-    second=False,
+    upper, upper_count, keep_ways, strong, every_move=False, plain=False, decide=False, scan_first=False,
+    track=False, second=False,
 ):
     """The card-free game with exact faces: the relaxed optimum from the given
     state, or ``cap`` when it is at least ``cap`` (or the guide's bound at
@@ -977,7 +1018,10 @@ def search(
     token is taken once (relaxed.py, "Samples"). ``second``: the §12 second
     action (relaxed.py, "A second action"): an action may be taken without
     the turn's end for a held virus, once a turn; the tokens are tracked
-    then too."""
+    then too. ``strong``: the static-rows tables that count units and know
+    the ship's own row's rotation (``static_table``; ``tfree`` and
+    ``tfree_noturn`` made so too). ``scount``: the number of kept tables,
+    then the pops of every search so far (this one's added)."""
     tracked = track or second
     # The virus tokens' bits (``tracked``): token slot -> its bit in the
     # packed state's taken field.
@@ -1063,7 +1107,7 @@ def search(
             # start's rotation only of the rows that did not move. (The
             # caller starts the cache over when half full, and a search adds
             # at most 256.)
-            skey = ((rot0i & ~_row_bits(moved)) << 7) | moved | (noturn << 40)
+            skey = ((rot0i & ~_row_bits(moved)) << 7) | moved | (noturn << 40) | (strong << 41)
             si = _slot5(skeys, skey, 0, 0, 0, 0)
             if skeys[si, 0] == -1:
                 # The tables in the order made, not by slot: a solve touches
@@ -1071,10 +1115,10 @@ def search(
                 t = scount[0]
                 if noturn:
                     stabs[t] = static_table(rot0, moved, flags, cardu, need, any_stop, any_boost,
-                                            lq, lr, lc, ln, tfree_noturn, True)
+                                            lq, lr, lc, ln, tfree_noturn, True, strong)
                 else:
                     stabs[t] = static_table(rot0, moved, flags, cardu, need, any_stop, any_boost,
-                                            lq, lr, lc, ln, tfree)
+                                            lq, lr, lc, ln, tfree, False, strong)
                 skeys[si, 0] = skey
                 for u in range(1, 5):
                     skeys[si, u] = 0
@@ -1112,7 +1156,7 @@ def search(
         # Rows below the highest moved one count as moved too: fewer tables
         # (~35 µs each), weaker only below the ship.
         moved = (1 << (_highest_moved(((a >> 6) & ((1 << 21) - 1)) ^ rot0i, passed_top) + 1)) - 1
-        k, col = _layer_and_column(a)
+        k, col = _layer_and_column(a, strong)
         if free_left > 0:
             # The table that also has the moves without the turn's end
             # (``noturn``) counts actions, and so does the one-action
@@ -1130,7 +1174,7 @@ def search(
             t = tidx[0, moved]
             if t < 0:
                 t = static_index(moved, 0)
-            x = stabs[t, _units(a), k, col]
+            x = stabs[t, _units(a) if strong else UTOP, k, col]
         return x if x > h else h
 
     h0 = hstatic(a0, INF)
@@ -1211,6 +1255,7 @@ def search(
             learned = _learn(dist, cap, learned, learned_count, vir)
             return cap, False, learned, -1, upper
         pops += 1
+        scount[1] += 1
         if deadline >= 0 and (pops & 8191) == 0:
             with objmode(now="float64"):
                 now = time.perf_counter()

@@ -63,31 +63,31 @@ def test_solutions_need_pdf():
 
 
 def test_booklet_says_which_puzzles_have_no_solution_page(tmp_path):
-    # Seed 653's fewest turns are found in a fraction of a second (its page may
-    # show a fewest-turns plan whose cards were not minimised in the budget);
-    # seed 654 is not settled in 25 s (seed 50, used before, now takes ~1 s).
-    # The booklet has both puzzles, one solution page, and says that puzzle 2
-    # has none, and why.
+    # Seed 5968's fewest turns are found in milliseconds (its page may show a
+    # fewest-turns plan whose cards were not minimised in the budget); seed
+    # 5969 takes over a second (seeds 50 and 654, used before, are now
+    # settled in a fraction of a second). The booklet has both puzzles, one
+    # solution page, and says that puzzle 2 has none, and why.
     pdf = tmp_path / "b.pdf"
-    r = _run(["generate", "--seed", "653", "--count", "2", "--pdf", str(pdf), "--solutions", "--timeout", "2"])
+    r = _run(["generate", "--seed", "5968", "--count", "2", "--pdf", str(pdf), "--solutions", "--timeout", "0.4"])
     assert r.exit_code == 0, r.output
     assert len(PdfReader(str(pdf)).pages) == 3
-    assert "no solution page for puzzle 2: not solved within 2 s" in r.stderr
+    assert "no solution page for puzzle 2: not solved within 0.4 s" in r.stderr
 
 
 def test_solved_only_draws_further_seeds_for_setups_not_solved_in_time(tmp_path):
-    # Seed 654 is not settled within 25 s; seeds 653 and 655 in a fraction of
-    # a second. With --solved-only every setup kept comes with its solution,
-    # and the seeds given up are named.
+    # Seed 5969 takes over a second; seeds 5968 and 5970 milliseconds. With
+    # --solved-only every setup kept comes with its solution, and the seeds
+    # given up are named.
     pdf = tmp_path / "b.pdf"
-    r = _run(["generate", "--seed", "653", "--count", "2", "--solve", "--solved-only", "--objective",
-              "turns-only", "--timeout", "1", "--pdf", str(pdf), "--solutions"])
+    r = _run(["generate", "--seed", "5968", "--count", "2", "--solve", "--solved-only", "--objective",
+              "turns-only", "--timeout", "0.4", "--pdf", str(pdf), "--solutions"])
     assert r.exit_code == 0, r.output
     ids = [ln.split()[-1] for ln in r.stdout.splitlines() if ln.startswith("id:")]
-    assert ids == ["1p-standard#653", "1p-standard#655"]
+    assert ids == ["1p-standard#5968", "1p-standard#5970"]
     heads = [ln for ln in r.stdout.splitlines() if ln.startswith("# solve (deal mode): ")]
     assert len(heads) == 2 and all("solved in" in h and "fewest turns" in h for h in heads)
-    assert "--solved-only: skipped" in r.stderr and "654" in r.stderr
+    assert "--solved-only: skipped" in r.stderr and "5969" in r.stderr
     assert len(PdfReader(str(pdf)).pages) == 4  # two puzzles, two solutions
 
 

@@ -12,6 +12,7 @@ import pytest
 from sensor_ghosts.generators.generate import generate_setup
 from sensor_ghosts.rules.options import RuleOptions
 from sensor_ghosts.rules.state import initial_state
+from sensor_ghosts.solver import relaxed
 from sensor_ghosts.solver import relaxed_kernel as kernel
 from sensor_ghosts.solver.model import Model, xor_set
 from sensor_ghosts.solver.relaxed import INF as INF_TURNS
@@ -129,9 +130,12 @@ def test_static_tables_kept_across_searches_are_the_ones_a_search_would_build():
             continue
         moved = int(keys[i, 0]) & 127
         rot = int(keys[i, 0]) >> 7
+        strong = bool((int(keys[i, 0]) >> 41) & 1)
         rot0 = tuple(rng.randrange(5) if (moved >> r) & 1 else (rot >> (3 * r)) & 7 for r in range(7))
+        tfree = kernel.every_row_free(rb._flags_np, rb._cardu, rb.need, rb._any_stop, rb._any_boost, False, strong)
         fresh = kernel.static_table(rot0, moved, rb._flags_np, rb._cardu, rb.need, rb._any_stop, rb._any_boost,
-                                    kernel.LINES_Q, kernel.LINES_R, kernel.LINES_C, kernel.LINES_N, rb._tfree)
+                                    kernel.LINES_Q, kernel.LINES_R, kernel.LINES_C, kernel.LINES_N, tfree, False,
+                                    strong)
         assert np.array_equal(fresh, tables[keys[i, 5]]), (moved, rot0)
         checked += 1
     assert checked == count[0]
@@ -165,15 +169,18 @@ def test_moves_left_out_of_the_relaxed_search_change_no_value():
     assert checked > 150
 
 
+@pytest.mark.parametrize("strong", [False, True], ids=["tables", "strong-tables"])
 @pytest.mark.parametrize("forget_far_rows", [False, True], ids=["rows-kept", "far-rows-forgotten"])
-def test_the_bounds_guiding_the_relaxed_search_change_no_value(forget_far_rows):
+def test_the_bounds_guiding_the_relaxed_search_change_no_value(forget_far_rows, strong, monkeypatch):
     """The relaxed search is A* guided by the grid distance, the static-rows
     tables (``static_table``; the rows up to the one ahead of the start count
-    as moved) and the bounds learned by earlier searches. Guided by the grid
-    distance alone (``plain``), every state of the last turns of a kept
-    optimal game, and every state one turn from them, needs the same turns:
-    the other bounds prune, they never overestimate (an inadmissible table
-    would show here as a larger value)."""
+    as moved; ``strong``: with units and the own row's rotation from the
+    first search on) and the bounds learned by earlier searches. Guided by
+    the grid distance alone (``plain``), every state of the last turns of a
+    kept optimal game, and every state one turn from them, needs the same
+    turns: the other bounds prune, they never overestimate (an inadmissible
+    table would show here as a larger value)."""
+    monkeypatch.setattr(relaxed, "STRONG_AFTER", 0 if strong else 10**18)
     from pathlib import Path
 
     from sensor_ghosts.rules.engine import apply_turn

@@ -1,0 +1,89 @@
+"""The strong static-rows tables (``relaxed_kernel.static_table`` with
+``strong``: units, shields and held samples together, and the rotation of
+the ship's own row) never exceed the relaxed game's turns, in the variants
+where units count most (low memory's O, two samples, asteroid-heavy setups),
+on states a few random turns from the dock; and the relaxed search guided
+by them from its first search finds the same values as one guided by the
+grid distance alone."""
+
+from __future__ import annotations
+
+import random
+
+import pytest
+
+from sensor_ghosts.generators.generate import generate_setup
+from sensor_ghosts.rules.geometry import EARTH
+from sensor_ghosts.rules.options import Difficulty, RuleOptions
+from sensor_ghosts.rules.state import initial_state
+from sensor_ghosts.solver import relaxed
+from sensor_ghosts.solver import relaxed_kernel as kernel
+from sensor_ghosts.solver.model import Model
+from sensor_ghosts.solver.search import Heuristic
+
+CAP = 10
+LINES = (kernel.LINES_Q, kernel.LINES_R, kernel.LINES_C, kernel.LINES_N)
+
+
+def _walk(m: Model, rng: random.Random, steps: int) -> list[tuple]:
+    """States after 4 .. ``steps`` random turns from the dock (no win)."""
+    out = []
+    st = m.root_state()
+    for step in range(steps):
+        succ = [s for s, _rec, _n, won in m.successors(st) if not won]
+        if not succ:
+            break
+        st = rng.choice(succ)
+        if step >= 4:
+            out.append(st)
+    return out
+
+
+@pytest.mark.parametrize(
+    ("options", "seeds"),
+    [
+        (RuleOptions(), (654, 3366, 5969, 7642, 0, 1, 2, 3, 4, 5)),
+        (RuleOptions(low_memory=True), range(10)),
+        (RuleOptions().with_flags(["two-samples"]), range(10)),
+        (RuleOptions(difficulty=Difficulty.ADVANCED), range(10)),
+    ],
+    ids=["standard", "low-memory", "two-samples", "advanced"],
+)
+def test_strong_tables_never_exceed_the_relaxed_turns(options, seeds, monkeypatch):
+    """Read at a state's units, credits, rotations and cell, the strong table
+    is at most the relaxed turns (searched plainly, capped at CAP); the
+    search guided by strong tables from the start finds the same values;
+    and the units and the own row make the table larger than the weak one
+    somewhere, so an overestimate there would show."""
+    monkeypatch.setattr(relaxed, "STRONG_AFTER", 0)
+    rng = random.Random(7)
+    checked = stronger = 0
+    for seed in seeds:
+        setup = generate_setup(seed, options)
+        m = Model(initial_state(setup, setup.deal), "deal")
+        guided, plain = Heuristic(m).relaxed, Heuristic(m).relaxed
+        plain.plain = True
+        for st in _walk(m, rng, 14):
+            ship, rot, _masks, held, shields, _vir, credits = guided._key(st)
+            if ship == EARTH:
+                continue
+            value = plain.turns(st, CAP)
+            assert guided.turns(st, CAP) == value, (seed, st[:7])
+            pos = kernel.cell_index(ship)
+            row = int(kernel.CELL_ROW[pos])
+            args = (tuple(rot), (1 << min(7, row + 1)) - 1, guided._flags_np, guided._cardu, guided.need,
+                    guided._any_stop, guided._any_boost, *LINES)
+            strong = kernel.static_table(*args, guided._tfree, False, True)
+            weak = kernel.static_table(
+                *args, kernel.every_row_free(guided._flags_np, guided._cardu, guided.need, guided._any_stop,
+                                             guided._any_boost, False, False), False, False)
+            units = kernel.UTOP if held >= 3 else min(held + shields, kernel.UTOP)
+            k = min(credits, kernel.CREDIT_LAYERS)
+            bound = int(strong[units, k, kernel.table_column(rot, pos)])
+            own_any = tuple(kernel.WILD if r == row - 1 else x for r, x in enumerate(rot))  # (its columns)
+            weak_bound = int(weak[kernel.UTOP, k, kernel.table_column(own_any, pos)])
+            assert bound <= value or value == CAP, (seed, st[:7], bound, value)
+            assert weak_bound <= bound, (seed, st[:7], weak_bound, bound)
+            checked += 1
+            stronger += bound > weak_bound
+    assert checked >= 40 and stronger >= 5, (checked, stronger)
