@@ -157,11 +157,24 @@ def _units_after(u, sn, tk):
 
 
 @njit(cache=True, inline="always")
-def _sidx(o, x, q):
+def _sidx(o, x, q, strong):
     """A static-rows table's column: rotation ``o`` of the ship's own row
     and ``x`` of the row ahead (0-4, or ANY_X: the least over the five),
-    cell ``q``."""
-    return (o * NX + x) * N_CELLS + q
+    cell ``q``; without ``strong`` the own row's rotation is always ANY_X
+    and has no place."""
+    if strong:
+        return (o * NX + x) * N_CELLS + q
+    return x * N_CELLS + q
+
+
+@njit(cache=True, inline="always")
+def _flat(strong, layered, u, k, o, x, q):
+    """The place in a kept table (``new_static_cache``, flat) of unit layer
+    ``u`` (``layered``: the table has the four; else UTOP's alone), credit
+    layer ``k``, column ``_sidx(o, x, q, strong)``."""
+    ns = NX * NX * N_CELLS if strong else NX * N_CELLS
+    ul = u if layered else 0
+    return (ul * (CREDIT_LAYERS + 1) + k) * ns + _sidx(o, x, q, strong)
 
 
 @njit(cache=True)
@@ -170,7 +183,7 @@ def static_table(rot0, free, flags, cardu, need, any_stop, any_boost, lq, lr, lc
     """A second bound for the relaxed search (the static-rows distance):
     fewest turns to Earth per (units, credits held, rotation of the ship's
     own row, rotation of the row ahead, cell), as ``[units, credits,
-    _sidx(o, x, cell)]``: credits 0 .. CREDIT_LAYERS - 1, the last layer any
+    _sidx(o, x, cell, strong)]``: credits 0 .. CREDIT_LAYERS - 1, the last layer any
     number; ``o`` the rotation of the cell's row, ``x`` that of the row
     ahead of it (0-4), either ``ANY_X``: the least over the five (a row that
     may show anything, or none). A turn is a Fly or a wait; a wait turns the
@@ -213,10 +226,13 @@ def static_table(rot0, free, flags, cardu, need, any_stop, any_boost, lq, lr, lc
     rotation, and only the columns of ``o`` = ANY_X are filled (a fifth of
     the work: the relaxed search starts with these, ``relaxed.STRONG_AFTER``)."""
     top = CREDIT_LAYERS
-    ns = NX * NX * N_CELLS
+    ns = NX * NX * N_CELLS if strong else NX * N_CELLS
     has_tfree = tfree.shape[0] > 0
     units = strong and not noturn
-    # The rotations of the ship's own row a table tells apart.
+    # The unit layers the table has (from u_low to UTOP; its first index
+    # counts from u_low), and the rotations of the ship's own row it tells
+    # apart.
+    u_low = 0 if units else UTOP
     o_lo, o_hi = (0, 5) if strong else (ANY_X, ANY_X + 1)
     row_sfree = np.zeros(7, dtype=np.bool_)
     row_tok = np.zeros(7, dtype=np.bool_)
@@ -227,7 +243,7 @@ def static_table(rot0, free, flags, cardu, need, any_stop, any_boost, lq, lr, lc
                     row_sfree[r] = True
                 if cardu[r, j] & HAS_TOKEN:
                     row_tok[r] = True
-    earth = _sidx(ANY_X, ANY_X, EARTH_IDX)
+    earth = _sidx(ANY_X, ANY_X, EARTH_IDX, strong)
     # (units, credits, cell) -> 1 + the every-row-free table at a stop of a
     # flight down from the cell: a bound a way starting with that flight
     # meets, whatever the rotations.
@@ -288,22 +304,22 @@ def static_table(rot0, free, flags, cardu, need, any_stop, any_boost, lq, lr, lc
                                 if ne + 2 > e_src.shape[0]:
                                     e_src, e_dst, e_m, e_sn, e_tk, e_o = _edges_grown(
                                         e_src, e_dst, e_m, e_sn, e_tk, e_o)
-                                e_src[ne] = _sidx(o, x, pi)
+                                e_src[ne] = _sidx(o, x, pi, strong)
                                 e_o[ne] = o
                                 if qi == EARTH_IDX:
                                     e_dst[ne] = earth
                                 elif ahead >= 7:
-                                    e_dst[ne] = _sidx(o, ANY_X, qi)
+                                    e_dst[ne] = _sidx(o, ANY_X, qi, strong)
                                 else:
-                                    e_dst[ne] = _sidx(o, (x + 1) % 5, qi)
+                                    e_dst[ne] = _sidx(o, (x + 1) % 5, qi, strong)
                                 e_m[ne] = 1
                                 e_sn[ne] = sn
                                 e_tk[ne] = t
                                 ne += 1
                                 if noturn and qi != EARTH_IDX and ahead < 7:
-                                    e_src[ne] = _sidx(o, x, pi)
+                                    e_src[ne] = _sidx(o, x, pi, strong)
                                     e_o[ne] = o
-                                    e_dst[ne] = _sidx(o, x, qi)
+                                    e_dst[ne] = _sidx(o, x, qi, strong)
                                     e_m[ne] = 1
                                     e_sn[ne] = sn
                                     e_tk[ne] = t
@@ -319,12 +335,12 @@ def static_table(rot0, free, flags, cardu, need, any_stop, any_boost, lq, lr, lc
                         t += 1
                     if any_stop[ri]:
                         sn = 0 if row_sfree[ri] else 1
-                        for u in range(UNITS):
+                        for u in range(u_low, UNITS):
                             u2 = _units_after(u, sn, t)
                             if u2 < 0:
                                 continue
                             for c in range(top + 1):
-                                v = 1 + tfree[u2, c, _sidx(ANY_X, ANY_X, qi)]
+                                v = 1 + tfree[u2 - u_low, c, _sidx(ANY_X, ANY_X, qi, strong)]
                                 if v < seeds[u, c, pi]:
                                     seeds[u, c, pi] = v
                     if not any_boost[ri]:
@@ -340,7 +356,7 @@ def static_table(rot0, free, flags, cardu, need, any_stop, any_boost, lq, lr, lc
                     if ne + 12 > e_src.shape[0]:
                         e_src, e_dst, e_m, e_sn, e_tk, e_o = _edges_grown(e_src, e_dst, e_m, e_sn, e_tk, e_o)
                     if qi == EARTH_IDX:
-                        e_src[ne] = _sidx(0, x, pi)
+                        e_src[ne] = _sidx(0, x, pi, strong)
                         e_o[ne] = -1
                         e_dst[ne] = earth
                         e_m[ne] = cur
@@ -364,10 +380,10 @@ def static_table(rot0, free, flags, cardu, need, any_stop, any_boost, lq, lr, lc
                         # Any card: the row's rotation unknown after the stop.
                         o_any = ANY_X
                         if row_sfree[ri]:
-                            _opt(e_src, e_dst, e_m, e_sn, e_tk, e_o, ne, x, pi, o_any, xd, qi, cur, 0, t)
+                            _opt(e_src, e_dst, e_m, e_sn, e_tk, e_o, ne, x, pi, o_any, xd, qi, cur, 0, t, strong)
                             n_opt += 1
                         elif any_stop[ri]:
-                            _opt(e_src, e_dst, e_m, e_sn, e_tk, e_o, ne, x, pi, o_any, xd, qi, cur, 1, t)
+                            _opt(e_src, e_dst, e_m, e_sn, e_tk, e_o, ne, x, pi, o_any, xd, qi, cur, 1, t, strong)
                             n_opt += 1
                         nxt = cur if any_boost[ri] else 0
                     else:
@@ -382,6 +398,7 @@ def static_table(rot0, free, flags, cardu, need, any_stop, any_boost, lq, lr, lc
                                 tok = True
                         if tok:
                             t += 1
+                        stop = 0  # (without ``strong``: one edge for every shift)
                         for sft in range(5):
                             j = (s0 + sft) % 5
                             f = flags[ri, j]
@@ -389,12 +406,18 @@ def static_table(rot0, free, flags, cardu, need, any_stop, any_boost, lq, lr, lc
                                 continue
                             m = cur if sft == 0 else _more(cur, sft)
                             if f & CAN_STOP:
-                                sn = 0 if cardu[ri, j] & FREE_STOP else 1
-                                _opt(e_src, e_dst, e_m, e_sn, e_tk, e_o, ne + n_opt, x, pi,
-                                     (base + sft) % 5 if strong else ANY_X, xd, qi, m, sn, t)
-                                n_opt += 1
+                                if strong:
+                                    sn = 0 if cardu[ri, j] & FREE_STOP else 1
+                                    _opt(e_src, e_dst, e_m, e_sn, e_tk, e_o, ne + n_opt, x, pi, (base + sft) % 5,
+                                         xd, qi, m, sn, t, strong)
+                                    n_opt += 1
+                                else:
+                                    stop |= m
                             if f & CAN_BOOST:
                                 nxt |= m
+                        if stop:
+                            _opt(e_src, e_dst, e_m, e_sn, e_tk, e_o, ne, x, pi, ANY_X, xd, qi, stop, 0, t, strong)
+                            n_opt += 1
                     if noturn and xd_nt >= 0:
                         # No turn's end: the row ahead keeps its rotation.
                         for i in range(ne, ne + n_opt):
@@ -436,12 +459,12 @@ def static_table(rot0, free, flags, cardu, need, any_stop, any_boost, lq, lr, lc
             for i in range(N_CELLS):
                 if seeds[u, c, i] < INF and seeds[u, c, i] > seeds_max:
                     seeds_max = seeds[u, c, i]
-    u_low = 0 if units else UTOP
-    table = np.full((UNITS, top + 1, ns), INF, dtype=np.int64)
+    n_u = UNITS - u_low
+    table = np.full((n_u, top + 1, ns), INF, dtype=np.int64)
     # (units, credits, the source of a Fly that does not depend on the own
     # row's rotation) -> the cost at which the search reached it
-    upv = np.full((UNITS, top + 1, NX * N_CELLS), INF, dtype=np.int64)
-    n_all = UNITS * (top + 1) * ns
+    upv = np.full((n_u, top + 1, NX * N_CELLS), INF, dtype=np.int64)
+    n_all = n_u * (top + 1) * ns
     fr_s = np.empty(n_all, dtype=np.int64)
     fr_k = np.empty(n_all, dtype=np.int64)
     fr_u = np.empty(n_all, dtype=np.int64)
@@ -453,9 +476,9 @@ def static_table(rot0, free, flags, cardu, need, any_stop, any_boost, lq, lr, lc
         if u < need and u != UTOP:
             continue  # Earth refuses the landing
         for k in range(top + 1):
-            for o in range(NX):
+            for o in range(o_lo, NX):
                 for x in range(NX):
-                    table[u, k, _sidx(o, x, EARTH_IDX)] = 0
+                    table[u - u_low, k, _sidx(o, x, EARTH_IDX, strong)] = 0
             fr_s[nf] = earth
             fr_k[nf] = k
             fr_u[nf] = u
@@ -467,20 +490,20 @@ def static_table(rot0, free, flags, cardu, need, any_stop, any_boost, lq, lr, lc
         # of either row (``ANY_X``). A closure: as a helper taking the arrays
         # it was three times slower (Numba counted their references at each
         # call).
-        if table[u, k, s] <= g:
+        if table[u - u_low, k, s] <= g:
             return nn
         q = s % N_CELLS
         ox = s // N_CELLS
-        o = ox // NX
-        x = ox - o * NX
+        o = ox // NX if strong else ANY_X
+        x = ox % NX
         for w in range(4):
             o2 = o if w & 1 == 0 else ANY_X
             x2 = x if w & 2 == 0 else ANY_X
             if w and ((w & 1 and o == ANY_X) or (w & 2 and x == ANY_X)):
                 continue
-            t = _sidx(o2, x2, q)
-            if table[u, k, t] > g:
-                table[u, k, t] = g
+            t = _sidx(o2, x2, q, strong)
+            if table[u - u_low, k, t] > g:
+                table[u - u_low, k, t] = g
                 nx_s[nn] = t
                 nx_k[nn] = k
                 nx_u[nn] = u
@@ -498,7 +521,7 @@ def static_table(rot0, free, flags, cardu, need, any_stop, any_boost, lq, lr, lc
                         if seeds[u, c, i] == g:
                             for o in range(o_lo, o_hi):
                                 for x in range(5):
-                                    nn = reach(u, c, _sidx(o, x, i), g, nn)
+                                    nn = reach(u, c, _sidx(o, x, i, strong), g, nn)
         for a in range(nf):
             s = fr_s[a]
             k = fr_k[a]
@@ -525,21 +548,21 @@ def static_table(rot0, free, flags, cardu, need, any_stop, any_boost, lq, lr, lc
                 for up in range(up_lo, up_hi):
                     if by_o[e] >= 0:
                         nn = reach(up, kp, by_src[e], g, nn)
-                    elif upv[up, kp, by_src[e]] > g:
+                    elif upv[up - u_low, kp, by_src[e]] > g:
                         # The same for every rotation of the own row: once.
-                        upv[up, kp, by_src[e]] = g
+                        upv[up - u_low, kp, by_src[e]] = g
                         for o in range(o_lo, o_hi):
-                            nn = reach(up, kp, by_src[e] + o * NX * N_CELLS, g, nn)
+                            nn = reach(up, kp, by_src[e] + (o - o_lo) * NX * N_CELLS, g, nn)
             q = s % N_CELLS
             ox = s // N_CELLS
-            o = ox // NX
-            xl = ox - o * NX
+            o = ox // NX if strong else ANY_X
+            xl = ox % NX
             if xl < 5 and o_lo <= o < o_hi and q != EARTH_IDX:
                 # Waits: the row ahead turns once, a credit earned (a plain
                 # wait does no better: more credits never hurt) or a unit
                 # (Shields), or twice (a Deep Scan shift of it, then the
                 # re-scan).
-                s1 = _sidx(o, (xl + 4) % 5, q)
+                s1 = _sidx(o, (xl + 4) % 5, q, strong)
                 if k >= 1:
                     nn = reach(u, k - 1, s1, g, nn)
                     if noturn:
@@ -551,21 +574,18 @@ def static_table(rot0, free, flags, cardu, need, any_stop, any_boost, lq, lr, lc
                         nn = reach(UTOP - 1, k, s1, g, nn)
                     elif u >= 1:
                         nn = reach(u - 1, k, s1, g, nn)
-                nn = reach(u, k, _sidx(o, (xl + 3) % 5, q), g, nn)
+                nn = reach(u, k, _sidx(o, (xl + 3) % 5, q, strong), g, nn)
         for a in range(nn):
             fr_s[a] = nx_s[a]
             fr_k[a] = nx_k[a]
             fr_u[a] = nx_u[a]
         nf = nn
-    if not units:
-        for u in range(UTOP):
-            table[u] = table[UTOP]
-    for u in range(UNITS):
+    for u in range(n_u):
         for k in range(1, top + 1):
             for s in range(ns):
                 if table[u, k - 1, s] < table[u, k, s]:
                     table[u, k, s] = table[u, k - 1, s]
-    for u in range(1, UNITS):
+    for u in range(1, n_u):
         for k in range(top + 1):
             for s in range(ns):
                 if table[u - 1, k, s] < table[u, k, s]:
@@ -574,13 +594,13 @@ def static_table(rot0, free, flags, cardu, need, any_stop, any_boost, lq, lr, lc
 
 
 @njit(cache=True, inline="always")
-def _opt(e_src, e_dst, e_m, e_sn, e_tk, e_o, i, x, pi, o2, xd, qi, m, sn, tk):
+def _opt(e_src, e_dst, e_m, e_sn, e_tk, e_o, i, x, pi, o2, xd, qi, m, sn, tk, strong):
     """Fly edge ``i`` of ``static_table``: from rotation ``x`` ahead at cell
     ``pi`` (any rotation of its own row) to a stop at ``qi``, its row then
     at rotation ``o2``, the row ahead at ``xd``."""
-    e_src[i] = _sidx(0, x, pi)
+    e_src[i] = _sidx(0, x, pi, strong)
     e_o[i] = -1
-    e_dst[i] = _sidx(o2, xd, qi)
+    e_dst[i] = _sidx(o2, xd, qi, strong)
     e_m[i] = m
     e_sn[i] = sn
     e_tk[i] = tk
@@ -641,7 +661,7 @@ def new_static_cache(count: np.ndarray | None = None) -> tuple[np.ndarray, np.nd
     count[0] = 0
     return (
         np.full((STATIC_CACHE, 6), -1, dtype=np.int64),
-        np.empty((STATIC_CACHE // 2 + 256, UNITS, CREDIT_LAYERS + 1, NX * NX * N_CELLS), dtype=np.int64),
+        np.empty((STATIC_CACHE // 2 + 256, UNITS * (CREDIT_LAYERS + 1) * NX * NX * N_CELLS), dtype=np.int64),
         count,
     )
 
@@ -911,17 +931,15 @@ def _record_way(trail, t, goal, upper, upper_count, vir):
 
 
 @njit(cache=True, inline="always")
-def _layer_and_column(a, strong):
-    """What the static-rows tables read of packed state ``a``: its credit
-    layer (all its credits, CREDIT_LAYERS or more as the last) and its
-    column (``_sidx``: the rotations of its own row, ANY_X without
-    ``strong``, and of the row ahead, ANY_X where there is none or it was
-    let go, and its cell)."""
+def _layer_and_rotations(a, strong):
+    """What the static-rows tables read of packed state ``a`` besides its
+    cell: its credit layer (all its credits, CREDIT_LAYERS or more as the
+    last), the rotations of its own row (ANY_X without ``strong``) and of
+    the row ahead (ANY_X where there is none or it was let go)."""
     k = ((a >> 31) & 63) + ((a >> 37) & 63) + ((a >> 43) & 63)
     if k > CREDIT_LAYERS:
         k = CREDIT_LAYERS
-    pos = a & 63
-    ahead = CELL_ROW[pos]  # 0-based index of the row ahead
+    ahead = CELL_ROW[a & 63]  # 0-based index of the row ahead
     xa = ANY_X
     if ahead < 7:
         xa = (a >> (6 + 3 * ahead)) & 7
@@ -930,16 +948,16 @@ def _layer_and_column(a, strong):
     o = (a >> (6 + 3 * (ahead - 1))) & 7 if strong else ANY_X
     if o == WILD:
         o = ANY_X
-    return k, _sidx(o, xa, pos)
+    return k, o, xa
 
 
-def table_column(rot: tuple[int, ...], pos: int) -> int:
-    """``_layer_and_column``'s column for rotations ``rot`` (``WILD``: let
-    go) and cell index ``pos``, for the tests."""
+def table_column(rot: tuple[int, ...], pos: int, strong: bool = True) -> int:
+    """A table's column (``_sidx``) for rotations ``rot`` (``WILD``: let
+    go) at cell index ``pos``, for the tests."""
     ahead = int(CELL_ROW[pos])
     x = rot[ahead] if ahead < 7 and rot[ahead] != WILD else ANY_X
     o = rot[ahead - 1] if rot[ahead - 1] != WILD else ANY_X
-    return int(_sidx(o, x, pos))
+    return int(_sidx(o, x, pos, strong))
 
 
 @njit(cache=True, inline="always")
@@ -1114,11 +1132,12 @@ def search(
                 # only the pages it fills.
                 t = scount[0]
                 if noturn:
-                    stabs[t] = static_table(rot0, moved, flags, cardu, need, any_stop, any_boost,
-                                            lq, lr, lc, ln, tfree_noturn, True, strong)
+                    tab = static_table(rot0, moved, flags, cardu, need, any_stop, any_boost,
+                                       lq, lr, lc, ln, tfree_noturn, True, strong)
                 else:
-                    stabs[t] = static_table(rot0, moved, flags, cardu, need, any_stop, any_boost,
-                                            lq, lr, lc, ln, tfree, False, strong)
+                    tab = static_table(rot0, moved, flags, cardu, need, any_stop, any_boost,
+                                       lq, lr, lc, ln, tfree, False, strong)
+                stabs[t, : tab.size] = tab.ravel()  # (flat: a table's size depends on its kind)
                 skeys[si, 0] = skey
                 for u in range(1, 5):
                     skeys[si, u] = 0
@@ -1156,7 +1175,7 @@ def search(
         # Rows below the highest moved one count as moved too: fewer tables
         # (~35 µs each), weaker only below the ship.
         moved = (1 << (_highest_moved(((a >> 6) & ((1 << 21) - 1)) ^ rot0i, passed_top) + 1)) - 1
-        k, col = _layer_and_column(a, strong)
+        k, o, xa = _layer_and_rotations(a, strong)
         if free_left > 0:
             # The table that also has the moves without the turn's end
             # (``noturn``) counts actions, and so does the one-action
@@ -1165,8 +1184,8 @@ def search(
             # rotations.
             # (Their layer UTOP: a second action costs a sample, which
             # the moves without the turn's end do not count.)
-            x = stabs[static_index(moved, 1), UTOP, k, col]
-            y = stabs[static_index(moved, 0), UTOP, top, _sidx(ANY_X, ANY_X, pos)]
+            x = stabs[static_index(moved, 1), _flat(strong, False, UTOP, k, o, xa, pos)]
+            y = stabs[static_index(moved, 0), _flat(strong, strong, UTOP, top, ANY_X, ANY_X, pos)]
             if y > x:
                 x = y
             x = max((x + 1) // 2, x - free_left)
@@ -1174,7 +1193,7 @@ def search(
             t = tidx[0, moved]
             if t < 0:
                 t = static_index(moved, 0)
-            x = stabs[t, _units(a) if strong else UTOP, k, col]
+            x = stabs[t, _flat(strong, strong, _units(a), k, o, xa, pos)]
         return x if x > h else h
 
     h0 = hstatic(a0, INF)
