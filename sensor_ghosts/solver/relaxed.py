@@ -195,6 +195,7 @@ LEARNED_LIMIT = 1_000_000
 # a few dozen to a few hundred; a way helps the checks near where it was found.
 WAYS_LIMIT = 1 << 17
 _NO_TABLE = kernel.new_table(0)  # (``_make_room``: no larger table this time)
+_NO_UNITS = np.zeros((7, 5), dtype=np.int64)  # (``_cardu`` before the strong tables)
 _CELLS = [(1, 0)] + [(r, c) for r in range(1, 8) for c in range(1, 6)]
 """Cells in the kernel's index order (the dock first; Earth is index 36)."""
 
@@ -312,21 +313,9 @@ class RelaxedBound:
         self._flags_np = np.array(self.flags, dtype=np.int64)
         self._any_stop = np.array([any(f & CAN_STOP and not f & DEADLY for f in row) for row in self.flags])
         self._any_boost = np.array([any(f & CAN_BOOST and not f & DEADLY for f in row) for row in self.flags])
-        # Per card, for the static-rows tables' units: a face the ship may
-        # stop on without shields, as the search meets it (an E; on a card
-        # that never flips the search reads the optimistic flags above);
-        # a virus token at the root (tokens are only ever taken away, so a
-        # table made with them bounds every later state too).
-        root_vir = model.root_state()[SAMPLES] & model.virus_bits
-        self._cardu = np.zeros((7, 5), dtype=np.int64)
-        for r in range(7):
-            for j in range(5):
-                f = self.flags[r][j]
-                if not f & DEADLY and (EMPTY in m.sides[r][j] or (
-                        not m.flippable[r][j] and f & CAN_STOP and not f & NEEDS_SHIELDS)):
-                    self._cardu[r, j] |= kernel.FREE_STOP
-                if (root_vir >> (r * 5 + j)) & 1:
-                    self._cardu[r, j] |= kernel.HAS_TOKEN
+        # (What the strong static-rows tables read of each card, ``_card_units``;
+        # the others read nothing of it.)
+        self._cardu = _NO_UNITS
         # Exact flags: the face met on card j of row r when its parity (relative
         # to the start) is q before the ship enters, i.e. side q ^ 1.
         self._face = np.zeros((7, 5, 2), dtype=np.int64)
@@ -606,6 +595,7 @@ class RelaxedBound:
         learned, ways, static, pops = self._counts.tolist()
         if pops >= STRONG_AFTER and not self._strong:
             self._strong = True
+            self._cardu = self._card_units()
             self._tfree = kernel.every_row_free(self._flags_np, self._cardu, self.need, self._any_stop,
                                                 self._any_boost, strong=True)
             if self.second:
@@ -623,6 +613,25 @@ class RelaxedBound:
             self._grown = _NO_TABLE
         if 2 * static >= kernel.STATIC_CACHE:
             self._static = kernel.new_static_cache(self._counts[2:4])  # full: start over
+
+    def _card_units(self) -> np.ndarray:
+        """Per card, for the strong static-rows tables' units: a face the
+        ship may stop on without shields, as the search meets it (an E; on a
+        card that never flips the search reads the optimistic ``flags``);
+        a virus token at the root (tokens are only ever taken away, so a
+        table made with them bounds every later state too)."""
+        m = self.m
+        root_vir = m.root_state()[SAMPLES] & m.virus_bits
+        out = np.zeros((7, 5), dtype=np.int64)
+        for r in range(7):
+            for j in range(5):
+                f = self.flags[r][j]
+                if not f & DEADLY and (EMPTY in m.sides[r][j] or (
+                        not m.flippable[r][j] and f & CAN_STOP and not f & NEEDS_SHIELDS)):
+                    out[r, j] |= kernel.FREE_STOP
+                if (root_vir >> (r * 5 + j)) & 1:
+                    out[r, j] |= kernel.HAS_TOKEN
+        return out
 
     def _grid_bound(self, vir: int) -> np.ndarray:
         """Per cell, the model's grid distance to Earth through a row holding a

@@ -247,17 +247,17 @@ def static_table(rot0, free, flags, cardu, need, any_stop, any_boost, lq, lr, lc
     # (units, credits, cell) -> 1 + the every-row-free table at a stop of a
     # flight down from the cell: a bound a way starting with that flight
     # meets, whatever the rotations.
-    seeds = np.full((UNITS, top + 1, N_CELLS), INF, dtype=np.int64)
+    seeds = np.full((UNITS - u_low, top + 1, N_CELLS), INF, dtype=np.int64)
     # Fly edges: from state (its own row's rotation -1: every rotation, the
     # Fly does not depend on it), to state, credit-layer bits of the credits
     # used, whether the stop needs the shields, cards entered that may
     # carry a token.
-    e_src = np.empty(4096, dtype=np.int64)
-    e_dst = np.empty(4096, dtype=np.int64)
-    e_m = np.empty(4096, dtype=np.int64)
-    e_sn = np.empty(4096, dtype=np.int64)
-    e_tk = np.empty(4096, dtype=np.int64)
-    e_o = np.empty(4096, dtype=np.int64)
+    e_src = np.empty(2048, dtype=np.int64)
+    e_dst = np.empty(2048, dtype=np.int64)
+    e_m = np.empty(2048, dtype=np.int64)
+    e_sn = np.empty(2048, dtype=np.int64)
+    e_tk = np.empty(2048, dtype=np.int64)
+    e_o = np.empty(2048, dtype=np.int64)
     ne = 0
     tkmax = np.zeros(8, dtype=np.int64)
     for pi in range(N_CELLS - 1):
@@ -341,8 +341,8 @@ def static_table(rot0, free, flags, cardu, need, any_stop, any_boost, lq, lr, lc
                                 continue
                             for c in range(top + 1):
                                 v = 1 + tfree[u2 - u_low, c, _sidx(ANY_X, ANY_X, qi, strong)]
-                                if v < seeds[u, c, pi]:
-                                    seeds[u, c, pi] = v
+                                if v < seeds[u - u_low, c, pi]:
+                                    seeds[u - u_low, c, pi] = v
                     if not any_boost[ri]:
                         break
                 continue
@@ -392,12 +392,11 @@ def static_table(rot0, free, flags, cardu, need, any_stop, any_boost, lq, lr, lc
                         # which the row keeps while the ship stops in it.
                         base = x if ri == ahead else rot0[ri]
                         s0 = (col + base) % 5
-                        tok = False
-                        for sft in range(5):
-                            if cardu[ri, (s0 + sft) % 5] & HAS_TOKEN and not flags[ri, (s0 + sft) % 5] & DEADLY:
-                                tok = True
-                        if tok:
-                            t += 1
+                        if units:
+                            for sft in range(5):
+                                if cardu[ri, (s0 + sft) % 5] & HAS_TOKEN and not flags[ri, (s0 + sft) % 5] & DEADLY:
+                                    t += 1
+                                    break
                         stop = 0  # (without ``strong``: one edge for every shift)
                         for sft in range(5):
                             j = (s0 + sft) % 5
@@ -454,16 +453,16 @@ def static_table(rot0, free, flags, cardu, need, any_stop, any_boost, lq, lr, lc
         by_tk[i] = e_tk[e]
         fill[e_dst[e]] += 1
     seeds_max = 0
-    for u in range(UNITS):
+    for u in range(u_low, UNITS):
         for c in range(top + 1):
             for i in range(N_CELLS):
-                if seeds[u, c, i] < INF and seeds[u, c, i] > seeds_max:
-                    seeds_max = seeds[u, c, i]
+                if seeds[u - u_low, c, i] < INF and seeds[u - u_low, c, i] > seeds_max:
+                    seeds_max = seeds[u - u_low, c, i]
     n_u = UNITS - u_low
     table = np.full((n_u, top + 1, ns), INF, dtype=np.int64)
     # (units, credits, the source of a Fly that does not depend on the own
     # row's rotation) -> the cost at which the search reached it
-    upv = np.full((n_u, top + 1, NX * N_CELLS), INF, dtype=np.int64)
+    upv = np.full((n_u, top + 1, NX * N_CELLS if strong else 0), INF, dtype=np.int64)
     n_all = n_u * (top + 1) * ns
     fr_s = np.empty(n_all, dtype=np.int64)
     fr_k = np.empty(n_all, dtype=np.int64)
@@ -490,20 +489,28 @@ def static_table(rot0, free, flags, cardu, need, any_stop, any_boost, lq, lr, lc
         # of either row (``ANY_X``). A closure: as a helper taking the arrays
         # it was three times slower (Numba counted their references at each
         # call).
-        if table[u - u_low, k, s] <= g:
+        ul = u - u_low
+        if table[ul, k, s] <= g:
             return nn
         q = s % N_CELLS
         ox = s // N_CELLS
-        o = ox // NX if strong else ANY_X
-        x = ox % NX
-        for w in range(4):
-            o2 = o if w & 1 == 0 else ANY_X
-            x2 = x if w & 2 == 0 else ANY_X
-            if w and ((w & 1 and o == ANY_X) or (w & 2 and x == ANY_X)):
-                continue
-            t = _sidx(o2, x2, q, strong)
-            if table[u - u_low, k, t] > g:
-                table[u - u_low, k, t] = g
+        for w in range(4 if strong else 3):
+            if w == 0:
+                t = s
+            elif not strong:
+                if w == 2:
+                    break
+                t = ANY_X * N_CELLS + q
+                if t == s:
+                    break
+            else:
+                o = ox // NX
+                x = ox - o * NX
+                if (w & 1 and o == ANY_X) or (w & 2 and x == ANY_X):
+                    continue
+                t = _sidx(ANY_X if w & 1 else o, ANY_X if w & 2 else x, q, True)
+            if table[ul, k, t] > g:
+                table[ul, k, t] = g
                 nx_s[nn] = t
                 nx_k[nn] = k
                 nx_u[nn] = u
@@ -518,7 +525,7 @@ def static_table(rot0, free, flags, cardu, need, any_stop, any_boost, lq, lr, lc
             for u in range(u_low, UNITS):
                 for c in range(top + 1):
                     for i in range(N_CELLS):
-                        if seeds[u, c, i] == g:
+                        if seeds[u - u_low, c, i] == g:
                             for o in range(o_lo, o_hi):
                                 for x in range(5):
                                     nn = reach(u, c, _sidx(o, x, i, strong), g, nn)
@@ -537,7 +544,15 @@ def static_table(rot0, free, flags, cardu, need, any_stop, any_boost, lq, lr, lc
                 # turned around): one finite layer, or from UTOP those
                 # whose units reach three, and UTOP itself.
                 sn2 = 2 * by_sn[e]
-                if u == UTOP:
+                if not units:
+                    # (UTOP alone, the same for every rotation of the own row
+                    # without ``strong``)
+                    if not strong:
+                        nn = reach(UTOP, kp, by_src[e], g, nn)
+                        continue
+                    up_lo = UTOP
+                    up_hi = UNITS
+                elif u == UTOP:
                     up_lo = min(max(u_low, sn2, UTOP + sn2 - by_tk[e]), UTOP)
                     up_hi = UNITS
                 else:

@@ -132,8 +132,9 @@ def test_static_tables_kept_across_searches_are_the_ones_a_search_would_build():
         rot = int(keys[i, 0]) >> 7
         strong = bool((int(keys[i, 0]) >> 41) & 1)
         rot0 = tuple(rng.randrange(5) if (moved >> r) & 1 else (rot >> (3 * r)) & 7 for r in range(7))
-        tfree = kernel.every_row_free(rb._flags_np, rb._cardu, rb.need, rb._any_stop, rb._any_boost, False, strong)
-        fresh = kernel.static_table(rot0, moved, rb._flags_np, rb._cardu, rb.need, rb._any_stop, rb._any_boost,
+        cardu = rb._card_units() if strong else rb._cardu
+        tfree = kernel.every_row_free(rb._flags_np, cardu, rb.need, rb._any_stop, rb._any_boost, False, strong)
+        fresh = kernel.static_table(rot0, moved, rb._flags_np, cardu, rb.need, rb._any_stop, rb._any_boost,
                                     kernel.LINES_Q, kernel.LINES_R, kernel.LINES_C, kernel.LINES_N, tfree, False,
                                     strong)
         assert np.array_equal(fresh.ravel(), tables[keys[i, 5], : fresh.size]), (moved, rot0)
@@ -228,7 +229,7 @@ def test_static_rows_tables_never_exceed_the_relaxed_turns():
                 ship, rot, _masks, held, shields, _vir, credits = rb._key(st)
                 pos = kernel.cell_index(ship)
                 row = int(kernel.CELL_ROW[pos])  # also the row ahead's 0-based index
-                table = kernel.static_table(tuple(rot), (1 << min(7, row + 1)) - 1, rb._flags_np, rb._cardu,
+                table = kernel.static_table(tuple(rot), (1 << min(7, row + 1)) - 1, rb._flags_np, rb._card_units(),
                                             rb.need, rb._any_stop, rb._any_boost, *lines_, rb._tfree)
                 units = kernel.UTOP if held >= 3 else min(held + shields, kernel.UTOP)
                 bound = int(table[units, min(credits, kernel.CREDIT_LAYERS), kernel.table_column(rot, pos)])

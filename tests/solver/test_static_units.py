@@ -71,11 +71,11 @@ def test_strong_tables_never_exceed_the_relaxed_turns(options, seeds, monkeypatc
             assert guided.turns(st, CAP) == value, (seed, st[:7])
             pos = kernel.cell_index(ship)
             row = int(kernel.CELL_ROW[pos])
-            args = (tuple(rot), (1 << min(7, row + 1)) - 1, guided._flags_np, guided._cardu, guided.need,
+            args = (tuple(rot), (1 << min(7, row + 1)) - 1, guided._flags_np, guided._card_units(), guided.need,
                     guided._any_stop, guided._any_boost, *LINES)
             strong = kernel.static_table(*args, guided._tfree, False, True)
             weak = kernel.static_table(
-                *args, kernel.every_row_free(guided._flags_np, guided._cardu, guided.need, guided._any_stop,
+                *args, kernel.every_row_free(guided._flags_np, guided._card_units(), guided.need, guided._any_stop,
                                              guided._any_boost, False, False), False, False)
             units = kernel.UTOP if held >= 3 else min(held + shields, kernel.UTOP)
             k = min(credits, kernel.CREDIT_LAYERS)
