@@ -247,6 +247,8 @@ def static_table(rot0, free, flags, cardu, need, any_stop, any_boost, lq, lr, lc
     # (units, credits, cell) -> 1 + the every-row-free table at a stop of a
     # flight down from the cell: a bound a way starting with that flight
     # meets, whatever the rotations.
+    if has_tfree and (tfree.shape[0] != UNITS - u_low or tfree.shape[2] != ns):
+        raise ValueError("tfree is a table of another kind (strong, noturn)")
     seeds = np.full((UNITS - u_low, top + 1, N_CELLS), INF, dtype=np.int64)
     # Fly edges: from state (its own row's rotation -1: every rotation, the
     # Fly does not depend on it), to state, credit-layer bits of the credits

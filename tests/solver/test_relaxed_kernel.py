@@ -230,7 +230,9 @@ def test_static_rows_tables_never_exceed_the_relaxed_turns():
                 pos = kernel.cell_index(ship)
                 row = int(kernel.CELL_ROW[pos])  # also the row ahead's 0-based index
                 table = kernel.static_table(tuple(rot), (1 << min(7, row + 1)) - 1, rb._flags_np, rb._card_units(),
-                                            rb.need, rb._any_stop, rb._any_boost, *lines_, rb._tfree)
+                                            rb.need, rb._any_stop, rb._any_boost, *lines_,
+                                            kernel.every_row_free(rb._flags_np, rb._card_units(), rb.need,
+                                                                  rb._any_stop, rb._any_boost))
                 units = kernel.UTOP if held >= 3 else min(held + shields, kernel.UTOP)
                 bound = int(table[units, min(credits, kernel.CREDIT_LAYERS), kernel.table_column(rot, pos)])
                 value = rb.turns(st)
