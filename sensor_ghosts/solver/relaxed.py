@@ -350,9 +350,10 @@ class RelaxedBound:
         self._known: dict = {}
         # Lower bounds learned by the searches, shared by them (kernel table).
         self._learned = kernel.new_table()
-        # The kernel's counts of the learned bounds, the ways and the kept
-        # static-rows tables, as views of one array: ``_make_room`` reads
-        # them before every search, at one conversion for the three.
+        # The kernel's counts of the learned bounds, the ways, the kept
+        # static-rows tables and the pops of every search so far, as views
+        # of one array: ``_make_room`` reads them before every search, at
+        # one conversion for the four.
         self._counts = np.zeros(4, dtype=np.int64)
         self._learned_count = self._counts[0:1]
         # Upper bounds: the turns of wins found from states the searches
@@ -367,12 +368,7 @@ class RelaxedBound:
         # rotation, and are made with them once the searches have popped
         # STRONG_AFTER states (``_make_room``).
         self._strong = False
-        self._tfree = kernel.every_row_free(self._flags_np, self._cardu, self.need, self._any_stop,
-                                            self._any_boost, strong=False)
-        # (With the second action, the tables with moves without the turn's end.)
-        self._tfree_noturn = (kernel.every_row_free(self._flags_np, self._cardu, self.need, self._any_stop,
-                                                    self._any_boost, True, strong=False)
-                              if self.second else kernel.NO_TABLE)
+        self._tfree, self._tfree_noturn = self._free_tables()
         # Also the moves the kernel leaves out because another always
         # matches them (its ``every_move``): for the tests, which check that
         # leaving them out changes no value.
@@ -596,11 +592,7 @@ class RelaxedBound:
         if pops >= STRONG_AFTER and not self._strong:
             self._strong = True
             self._cardu = self._card_units()
-            self._tfree = kernel.every_row_free(self._flags_np, self._cardu, self.need, self._any_stop,
-                                                self._any_boost, strong=True)
-            if self.second:
-                self._tfree_noturn = kernel.every_row_free(self._flags_np, self._cardu, self.need, self._any_stop,
-                                                           self._any_boost, True, strong=True)
+            self._tfree, self._tfree_noturn = self._free_tables()
         if ways > WAYS_LIMIT:
             self._ways = kernel.new_table(1 << 10)
             self._ways_count[0] = 0
@@ -613,6 +605,14 @@ class RelaxedBound:
             self._grown = _NO_TABLE
         if 2 * static >= kernel.STATIC_CACHE:
             self._static = kernel.new_static_cache(self._counts[2:4])  # full: start over
+
+    def _free_tables(self) -> tuple[np.ndarray, np.ndarray]:
+        """The static-rows tables with every row free (``kernel.every_row_free``)
+        of the kind the searches now use; with the second action, also the
+        one with moves without the turn's end."""
+        args = (self._flags_np, self._cardu, self.need, self._any_stop, self._any_boost)
+        one = kernel.every_row_free(*args, False, self._strong)
+        return one, kernel.every_row_free(*args, True, self._strong) if self.second else kernel.NO_TABLE
 
     def _card_units(self) -> np.ndarray:
         """Per card, for the strong static-rows tables' units: a face the

@@ -182,8 +182,9 @@ def static_table(rot0, free, flags, cardu, need, any_stop, any_boost, lq, lr, lc
                  strong=True):
     """A second bound for the relaxed search (the static-rows distance):
     fewest turns to Earth per (units, credits held, rotation of the ship's
-    own row, rotation of the row ahead, cell), as ``[units, credits,
-    _sidx(o, x, cell, strong)]``: credits 0 .. CREDIT_LAYERS - 1, the last layer any
+    own row, rotation of the row ahead, cell), as ``[units - u_low, credits,
+    _sidx(o, x, cell, strong)]`` (``u_low``: 0, or UTOP for a table with
+    that layer alone): credits 0 .. CREDIT_LAYERS - 1, the last layer any
     number; ``o`` the rotation of the cell's row, ``x`` that of the row
     ahead of it (0-4), either ``ANY_X``: the least over the five (a row that
     may show anything, or none). A turn is a Fly or a wait; a wait turns the
@@ -380,12 +381,9 @@ def static_table(rot0, free, flags, cardu, need, any_stop, any_boost, lq, lr, lc
                         if row_tok[ri]:
                             t += 1
                         # Any card: the row's rotation unknown after the stop.
-                        o_any = ANY_X
-                        if row_sfree[ri]:
-                            _opt(e_src, e_dst, e_m, e_sn, e_tk, e_o, ne, x, pi, o_any, xd, qi, cur, 0, t, strong)
-                            n_opt += 1
-                        elif any_stop[ri]:
-                            _opt(e_src, e_dst, e_m, e_sn, e_tk, e_o, ne, x, pi, o_any, xd, qi, cur, 1, t, strong)
+                        if any_stop[ri]:
+                            sn = 0 if row_sfree[ri] else 1
+                            _opt(e_src, e_dst, e_m, e_sn, e_tk, e_o, ne, x, pi, ANY_X, xd, qi, cur, sn, t, strong)
                             n_opt += 1
                         nxt = cur if any_boost[ri] else 0
                     else:
