@@ -234,6 +234,7 @@ def static_table(rot0, free, flags, cardu, need, any_stop, any_boost, lq, lr, lc
     # counts from u_low), and the rotations of the ship's own row it tells
     # apart.
     u_low = 0 if units else UTOP
+    n_u = UNITS - u_low
     o_lo, o_hi = (0, 5) if strong else (ANY_X, ANY_X + 1)
     row_sfree = np.zeros(7, dtype=np.bool_)
     row_tok = np.zeros(7, dtype=np.bool_)
@@ -248,9 +249,9 @@ def static_table(rot0, free, flags, cardu, need, any_stop, any_boost, lq, lr, lc
     # (units, credits, cell) -> 1 + the every-row-free table at a stop of a
     # flight down from the cell: a bound a way starting with that flight
     # meets, whatever the rotations.
-    if has_tfree and (tfree.shape[0] != UNITS - u_low or tfree.shape[2] != ns):
+    if has_tfree and (tfree.shape[0] != n_u or tfree.shape[2] != ns):
         raise ValueError("tfree is a table of another kind (strong, noturn)")
-    seeds = np.full((UNITS - u_low, top + 1, N_CELLS), INF, dtype=np.int64)
+    seeds = np.full((n_u, top + 1, N_CELLS), INF, dtype=np.int64)
     # Fly edges: from state (its own row's rotation -1: every rotation, the
     # Fly does not depend on it), to state, credit-layer bits of the credits
     # used, whether the stop needs the shields, cards entered that may
@@ -458,7 +459,6 @@ def static_table(rot0, free, flags, cardu, need, any_stop, any_boost, lq, lr, lc
             for i in range(N_CELLS):
                 if seeds[u - u_low, c, i] < INF and seeds[u - u_low, c, i] > seeds_max:
                     seeds_max = seeds[u - u_low, c, i]
-    n_u = UNITS - u_low
     table = np.full((n_u, top + 1, ns), INF, dtype=np.int64)
     # (units, credits, the source of a Fly that does not depend on the own
     # row's rotation) -> the cost at which the search reached it
@@ -1208,7 +1208,7 @@ def search(
             t = tidx[0, moved]
             if t < 0:
                 t = static_index(moved, 0)
-            x = stabs[t, _flat(strong, strong, _units(a), k, o, xa, pos)]
+            x = stabs[t, _flat(strong, strong, _units(a) if strong else UTOP, k, o, xa, pos)]
         return x if x > h else h
 
     h0 = hstatic(a0, INF)
