@@ -69,6 +69,7 @@ def load_for(state: GameState, notice: Callable[[], None] | None = tty_notice) -
         if h_needed:
             relaxed = Heuristic(model).relaxed  # its table with every row free: ``static_table``
             if relaxed is not None:  # (None: a model without the relaxed game, ``relaxed.applies``)
+                relaxed.load_tables()
                 _ready.add("static_table")
                 if root[SHIP] != EARTH:  # (else no search is made)
                     _ready.update(relaxed.load_searches(root))

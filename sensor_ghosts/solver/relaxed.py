@@ -368,7 +368,7 @@ class RelaxedBound:
         # rotation, and are made with them once the searches have popped
         # STRONG_AFTER states (``_make_room``).
         self._strong = False
-        self._tfree, self._tfree_noturn = self._free_tables()
+        self._free = self._free_tables()
         # Also the moves the kernel leaves out because another always
         # matches them (its ``every_move``): for the tests, which check that
         # leaving them out changes no value.
@@ -395,6 +395,14 @@ class RelaxedBound:
             names.append(SEARCHES[args])
         self._search_args = first
         return names
+
+    def load_tables(self) -> None:
+        """Make one strong static-rows table, for ``compiled.load_for``: the
+        weak ones are made as the bound is, and the strong ones' compiled
+        code is then loaded before any clock starts, not at the switch
+        (``STRONG_AFTER``)."""
+        kernel.every_row_free(self._flags_np, self._card_units(), self.need, self._any_stop, self._any_boost,
+                              False, True)
 
     def turns(self, st: tuple, cap: int = INF) -> int:
         """Fewest turns for the ship of model state ``st`` to reach Earth in the
@@ -560,8 +568,7 @@ class RelaxedBound:
             self._grown,
             -1.0 if self.deadline is None else self.deadline,
             *self._static,
-            self._tfree,
-            self._tfree_noturn,
+            *self._free,
             self._behind_rot,
             self._ways,
             self._ways_count,
@@ -592,7 +599,8 @@ class RelaxedBound:
         if pops >= STRONG_AFTER and not self._strong:
             self._strong = True
             self._cardu = self._card_units()
-            self._tfree, self._tfree_noturn = self._free_tables()
+            self._free = self._free_tables()
+            self._static = kernel.new_static_cache(self._counts[2:4], strong=True)
         if ways > WAYS_LIMIT:
             self._ways = kernel.new_table(1 << 10)
             self._ways_count[0] = 0
@@ -603,16 +611,26 @@ class RelaxedBound:
             self._grown = kernel.new_table(2 * self._learned.shape[0])  # moved into by the kernel
         else:
             self._grown = _NO_TABLE
-        if 2 * static >= kernel.STATIC_CACHE:
-            self._static = kernel.new_static_cache(self._counts[2:4])  # full: start over
+        if 2 * static >= self._static[0].shape[0]:
+            self._static = kernel.new_static_cache(self._counts[2:4], self._strong)  # full: start over
 
-    def _free_tables(self) -> tuple[np.ndarray, np.ndarray]:
-        """The static-rows tables with every row free (``kernel.every_row_free``)
-        of the kind the searches now use; with the second action, also the
-        one with moves without the turn's end."""
-        args = (self._flags_np, self._cardu, self.need, self._any_stop, self._any_boost)
-        one = kernel.every_row_free(*args, False, self._strong)
-        return one, kernel.every_row_free(*args, True, self._strong) if self.second else kernel.NO_TABLE
+    def _free_tables(self) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
+        """What every static-rows table of the kind the searches now use is
+        made from: the table with every row free (``kernel.every_row_free``)
+        and the own row's Fly edges (``kernel.row_edges``); with the second
+        action, also those with moves without the turn's end. In the order
+        the kernel's search takes them."""
+        tables = []
+        rows = []
+        for noturn in (False, True) if self.second else (False,):
+            rows.append(kernel.row_edges(self._flags_np, self._cardu, kernel.LINES_Q, kernel.LINES_R,
+                                         kernel.LINES_C, kernel.LINES_N, noturn, self._strong))
+            tables.append(kernel.every_row_free(self._flags_np, self._cardu, self.need, self._any_stop,
+                                                self._any_boost, noturn, self._strong, rows[-1]))
+        if not self.second:
+            tables.append(kernel.NO_TABLE)
+            rows.append(kernel.NO_ROWS)
+        return tables[0], tables[1], rows[0], rows[1]
 
     def _card_units(self) -> np.ndarray:
         """Per card, for the strong static-rows tables' units: a face the

@@ -177,9 +177,8 @@ def _flat(strong, layered, u, k, o, x, q):
     return (ul * (CREDIT_LAYERS + 1) + k) * ns + _sidx(o, x, q, strong)
 
 
-@njit(cache=True)
-def static_table(rot0, free, flags, cardu, need, any_stop, any_boost, lq, lr, lc, ln, tfree, noturn=False,
-                 strong=True):
+@njit(cache=True, inline="always")
+def _static_table(rot0, free, flags, cardu, need, any_stop, any_boost, lq, lr, lc, ln, tfree, rows, noturn, strong):
     """A second bound for the relaxed search (the static-rows distance):
     fewest turns to Earth per (units, credits held, rotation of the ship's
     own row, rotation of the row ahead, cell), as ``[units - u_low, credits,
@@ -201,7 +200,9 @@ def static_table(rot0, free, flags, cardu, need, any_stop, any_boost, lq, lr, lc
     entered at. The rows below may show any card: a flight down may come
     back under rows turned since, so from where it stops the table is
     ``tfree``, the table with every row free (``every_row_free``; ``tfree``
-    with no rows: that table itself). Any card shows either face.
+    with no rows: that table itself). Any card shows either face. The Flies
+    along the ship's own row read no rotation: they are ``rows``
+    (``row_edges``), made once for every table of a kind.
 
     Units are shields and held samples together (a bolster turns a sample
     into a shield at no turn, [D9]): a stop on a card with no face the ship
@@ -251,84 +252,33 @@ def static_table(rot0, free, flags, cardu, need, any_stop, any_boost, lq, lr, lc
     # meets, whatever the rotations.
     if has_tfree and (tfree.shape[0] != n_u or tfree.shape[2] != ns):
         raise ValueError("tfree is a table of another kind (strong, noturn)")
+    if rows.shape[0] and rows[0, KIND] != _kind(noturn, strong):
+        raise ValueError("rows are edges of another kind (strong, noturn)")
     seeds = np.full((n_u, top + 1, N_CELLS), INF, dtype=np.int64)
     # Fly edges: from state (its own row's rotation -1: every rotation, the
     # Fly does not depend on it), to state, credit-layer bits of the credits
     # used, whether the stop needs the shields, cards entered that may
     # carry a token.
-    e_src = np.empty(2048, dtype=np.int64)
-    e_dst = np.empty(2048, dtype=np.int64)
-    e_m = np.empty(2048, dtype=np.int64)
-    e_sn = np.empty(2048, dtype=np.int64)
-    e_tk = np.empty(2048, dtype=np.int64)
-    e_o = np.empty(2048, dtype=np.int64)
-    ne = 0
-    tkmax = np.zeros(8, dtype=np.int64)
+    ne = rows.shape[0]
+    cap = max(2048, 2 * ne)
+    e_src = np.empty(cap, dtype=np.int64)
+    e_dst = np.empty(cap, dtype=np.int64)
+    e_m = np.empty(cap, dtype=np.int64)
+    e_sn = np.empty(cap, dtype=np.int64)
+    e_tk = np.empty(cap, dtype=np.int64)
+    e_o = np.empty(cap, dtype=np.int64)
+    for e in range(ne):
+        e_src[e] = rows[e, 0]
+        e_dst[e] = rows[e, 1]
+        e_m[e] = rows[e, 2]
+        e_sn[e] = rows[e, 3]
+        e_tk[e] = rows[e, 4]
+        e_o[e] = rows[e, 5]
     for pi in range(N_CELLS - 1):
         ahead = CELL_ROW[pi]  # 0-based index of the row ahead (7: none)
         for d in range(4):
             if DR[d] == 0:
-                # Along the ship's own row, at its rotation (any one of the
-                # five without ``strong``): the stop turns the row ahead (a
-                # flip is within "either face").
-                for o in range(o_lo, o_hi):
-                    stop_free = 0
-                    stop_sh = 0
-                    for k in range(8):
-                        tkmax[k] = 0
-                    for rho in range(o if o < 5 else 0, o + 1 if o < 5 else 5):
-                        t = 0
-                        for k in range(ln[pi, d]):
-                            qi = lq[pi, d, k]
-                            if qi == EARTH_IDX:
-                                stop_free |= 1 << k
-                                tkmax[k] = max(tkmax[k], t)
-                                break
-                            ri = lr[pi, d, k]
-                            j = (lc[pi, d, k] + rho) % 5
-                            f = flags[ri, j]
-                            if f & DEADLY:
-                                break
-                            if cardu[ri, j] & HAS_TOKEN:
-                                t += 1
-                            if f & CAN_STOP:
-                                if cardu[ri, j] & FREE_STOP:
-                                    stop_free |= 1 << k
-                                else:
-                                    stop_sh |= 1 << k
-                                tkmax[k] = max(tkmax[k], t)
-                            if not f & CAN_BOOST:
-                                break
-                    for k in range(ln[pi, d]):
-                        qi = lq[pi, d, k]
-                        sn = 0 if (stop_free >> k) & 1 else 1 if (stop_sh >> k) & 1 else -1
-                        t = tkmax[k]
-                        if sn >= 0:
-                            for x in range(5):
-                                if ne + 2 > e_src.shape[0]:
-                                    e_src, e_dst, e_m, e_sn, e_tk, e_o = _edges_grown(
-                                        e_src, e_dst, e_m, e_sn, e_tk, e_o)
-                                e_src[ne] = _sidx(o, x, pi, strong)
-                                e_o[ne] = o
-                                if qi == EARTH_IDX:
-                                    e_dst[ne] = earth
-                                elif ahead >= 7:
-                                    e_dst[ne] = _sidx(o, ANY_X, qi, strong)
-                                else:
-                                    e_dst[ne] = _sidx(o, (x + 1) % 5, qi, strong)
-                                e_m[ne] = 1
-                                e_sn[ne] = sn
-                                e_tk[ne] = t
-                                ne += 1
-                                if noturn and qi != EARTH_IDX and ahead < 7:
-                                    e_src[ne] = _sidx(o, x, pi, strong)
-                                    e_o[ne] = o
-                                    e_dst[ne] = _sidx(o, x, qi, strong)
-                                    e_m[ne] = 1
-                                    e_sn[ne] = sn
-                                    e_tk[ne] = t
-                                    ne += 1
-                continue
+                continue  # (along the ship's own row: ``rows``)
             if DR[d] < 0 and has_tfree:
                 # Down: past rows that may show any card, no credit spent.
                 t = 0
@@ -608,6 +558,122 @@ def static_table(rot0, free, flags, cardu, need, any_stop, any_boost, lq, lr, lc
     return table
 
 
+# The columns of ``row_edges``: a Fly edge's from state, to state, credit
+# layers, stop needing the shields, tokens, own row's rotation; the kind of
+# table the edges are for (``_kind``).
+KIND = 6
+
+
+@njit(cache=True, inline="always")
+def _kind(noturn, strong):
+    return (2 if strong else 0) + (1 if noturn else 0)
+
+
+@njit(cache=True)
+def row_edges(flags, cardu, lq, lr, lc, ln, noturn, strong):
+    """The Fly edges of ``static_table`` along the ship's own row, at its
+    rotation (any one of the five without ``strong``): they read no other
+    row's rotation, so one set serves every table of a kind. The stop
+    turns the row ahead (a flip is within "either face"). One edge a row,
+    columns as ``KIND`` says."""
+    o_lo, o_hi = (0, 5) if strong else (ANY_X, ANY_X + 1)
+    earth = _sidx(ANY_X, ANY_X, EARTH_IDX, strong)
+    out = np.empty((16384, KIND + 1), dtype=np.int64)
+    ne = 0
+    tkmax = np.zeros(8, dtype=np.int64)
+    for pi in range(N_CELLS - 1):
+        ahead = CELL_ROW[pi]  # 0-based index of the row ahead (7: none)
+        for d in range(4):
+            if DR[d] != 0:
+                continue
+            # Along the ship's own row, at its rotation (any one of the
+            # five without ``strong``): the stop turns the row ahead (a
+            # flip is within "either face").
+            for o in range(o_lo, o_hi):
+                stop_free = 0
+                stop_sh = 0
+                for k in range(8):
+                    tkmax[k] = 0
+                for rho in range(o if o < 5 else 0, o + 1 if o < 5 else 5):
+                    t = 0
+                    for k in range(ln[pi, d]):
+                        qi = lq[pi, d, k]
+                        if qi == EARTH_IDX:
+                            stop_free |= 1 << k
+                            tkmax[k] = max(tkmax[k], t)
+                            break
+                        ri = lr[pi, d, k]
+                        j = (lc[pi, d, k] + rho) % 5
+                        f = flags[ri, j]
+                        if f & DEADLY:
+                            break
+                        if cardu[ri, j] & HAS_TOKEN:
+                            t += 1
+                        if f & CAN_STOP:
+                            if cardu[ri, j] & FREE_STOP:
+                                stop_free |= 1 << k
+                            else:
+                                stop_sh |= 1 << k
+                            tkmax[k] = max(tkmax[k], t)
+                        if not f & CAN_BOOST:
+                            break
+                for k in range(ln[pi, d]):
+                    qi = lq[pi, d, k]
+                    sn = 0 if (stop_free >> k) & 1 else 1 if (stop_sh >> k) & 1 else -1
+                    t = tkmax[k]
+                    if sn >= 0:
+                        for x in range(5):
+                            out[ne, 0] = _sidx(o, x, pi, strong)
+                            out[ne, 5] = o
+                            if qi == EARTH_IDX:
+                                out[ne, 1] = earth
+                            elif ahead >= 7:
+                                out[ne, 1] = _sidx(o, ANY_X, qi, strong)
+                            else:
+                                out[ne, 1] = _sidx(o, (x + 1) % 5, qi, strong)
+                            out[ne, 2] = 1
+                            out[ne, 3] = sn
+                            out[ne, 4] = t
+                            ne += 1
+                            if noturn and qi != EARTH_IDX and ahead < 7:
+                                out[ne, 0] = _sidx(o, x, pi, strong)
+                                out[ne, 5] = o
+                                out[ne, 1] = _sidx(o, x, qi, strong)
+                                out[ne, 2] = 1
+                                out[ne, 3] = sn
+                                out[ne, 4] = t
+                                ne += 1
+    for e in range(ne):
+        out[e, KIND] = _kind(noturn, strong)
+    return out[:ne].copy()
+
+
+@njit(cache=True)
+def weak_table(rot0, free, flags, cardu, need, any_stop, any_boost, lq, lr, lc, ln, tfree, rows, noturn):
+    """``static_table`` without ``strong``, compiled apart: its code with
+    ``strong`` a constant, whose branches the compiler drops (a weak table
+    then costs what it did before there were strong ones)."""
+    return _static_table(rot0, free, flags, cardu, need, any_stop, any_boost, lq, lr, lc, ln, tfree, rows, noturn, False)
+
+
+@njit(cache=True)
+def strong_table(rot0, free, flags, cardu, need, any_stop, any_boost, lq, lr, lc, ln, tfree, rows, noturn):
+    """``static_table`` with ``strong``, compiled apart (``weak_table``)."""
+    return _static_table(rot0, free, flags, cardu, need, any_stop, any_boost, lq, lr, lc, ln, tfree, rows, noturn, True)
+
+
+def static_table(rot0: tuple[int, ...], free: int, flags: np.ndarray, cardu: np.ndarray, need: int,
+                 any_stop: np.ndarray, any_boost: np.ndarray, lq: np.ndarray, lr: np.ndarray, lc: np.ndarray,
+                 ln: np.ndarray, tfree: np.ndarray, noturn: bool = False, strong: bool = True,
+                 rows: np.ndarray | None = None) -> np.ndarray:
+    """``_static_table``, the kind ``strong`` says (``rows``: made here if
+    not given)."""
+    if rows is None:
+        rows = row_edges(flags, cardu, lq, lr, lc, ln, noturn, strong)
+    made = strong_table if strong else weak_table
+    return made(rot0, free, flags, cardu, need, any_stop, any_boost, lq, lr, lc, ln, tfree, rows, noturn)
+
+
 @njit(cache=True, inline="always")
 def _opt(e_src, e_dst, e_m, e_sn, e_tk, e_o, i, x, pi, o2, xd, qi, m, sn, tk, strong):
     """Fly edge ``i`` of ``static_table``: from rotation ``x`` ahead at cell
@@ -642,12 +708,16 @@ def _fewest(umask):
 NO_TABLE = np.empty((0, CREDIT_LAYERS + 1, NX * NX * N_CELLS), dtype=np.int64)
 
 
+NO_ROWS = np.empty((0, KIND + 1), dtype=np.int64)
+
+
 def every_row_free(flags: np.ndarray, cardu: np.ndarray, need: int, any_stop: np.ndarray,
-                   any_boost: np.ndarray, noturn: bool = False, strong: bool = True) -> np.ndarray:
+                   any_boost: np.ndarray, noturn: bool = False, strong: bool = True,
+                   rows: np.ndarray | None = None) -> np.ndarray:
     """``static_table`` with every row free: the ``tfree`` of the others
     (``noturn``, ``strong``: of those with them)."""
     return static_table((0,) * 7, 127, flags, cardu, need, any_stop, any_boost,
-                        LINES_Q, LINES_R, LINES_C, LINES_N, NO_TABLE, noturn, strong)
+                        LINES_Q, LINES_R, LINES_C, LINES_N, NO_TABLE, noturn, strong, rows)
 
 
 @njit(cache=True, inline="always")
@@ -660,23 +730,32 @@ def _row_bits(moved):
     return out
 
 
-STATIC_CACHE = 1 << 10
+# Keys of the kept static-rows tables (``new_static_cache``), by kind: the
+# weak tables take 8.9 kB each, the strong ones 24 times that.
+STATIC_CACHE = 1 << 12
+STRONG_CACHE = 1 << 10
 
 
-def new_static_cache(count: np.ndarray | None = None) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+def new_static_cache(count: np.ndarray | None = None,
+                     strong: bool = False) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
     """Static-rows tables (``static_table``) kept across the searches of one
     instance, by the start's rotations of the rows not moved and the moved
     rows: keys (open addressing as ``_slot5`` on the first five columns: key,
-    0, 0, 0, 0; then the table's index), tables, count (``count`` if given:
-    the tables kept, set to 0, then the searches' pops, which ``search``
-    adds to). The caller starts it over when half the keys are taken; a
-    search adds at most 256 (128 with one action a turn)."""
+    0, 0, 0, 0; then the table's index), tables (of the kind ``strong``
+    says, each flat in a row as long as the largest of that kind: a row per
+    table, in the order made, so a solve touches only the pages it fills),
+    count (``count`` if given: the tables kept, set to 0, then the
+    searches' pops, which ``search`` adds to). The caller starts it over
+    when half the keys are taken; a search adds at most 256 (128 with one
+    action a turn)."""
     if count is None:
         count = np.zeros(2, dtype=np.int64)
     count[0] = 0
+    keys = STRONG_CACHE if strong else STATIC_CACHE
+    size = UNITS * (CREDIT_LAYERS + 1) * NX * NX * N_CELLS if strong else (CREDIT_LAYERS + 1) * NX * N_CELLS
     return (
-        np.full((STATIC_CACHE, 6), -1, dtype=np.int64),
-        np.empty((STATIC_CACHE // 2 + 256, UNITS * (CREDIT_LAYERS + 1) * NX * NX * N_CELLS), dtype=np.int64),
+        np.full((keys, 6), -1, dtype=np.int64),
+        np.empty((keys // 2 + 256, size), dtype=np.int64),
         count,
     )
 
@@ -1018,7 +1097,8 @@ def _bq_grown(head, tail, gmax, fcount, f):
 def search(
     pos0, rot0, masks0, held, shields, credits, cap, need,
     flags, face, flippable, ch, nch, rescan_full, vir, to_earth, gridb, any_stop, any_boost, cardu,
-    lq, lr, lc, ln, learned, learned_count, grown, deadline, skeys, stabs, scount, tfree, tfree_noturn, behind_rot,
+    lq, lr, lc, ln, learned, learned_count, grown, deadline, skeys, stabs, scount, tfree, tfree_noturn, rows,
+    rows_noturn, behind_rot,
     upper, upper_count, keep_ways, strong, every_move=False, plain=False, decide=False, scan_first=False,
     track=False, second=False,
 ):
@@ -1053,7 +1133,8 @@ def search(
     the turn's end for a held virus, once a turn; the tokens are tracked
     then too. ``strong``: the static-rows tables that count units and know
     the ship's own row's rotation (``static_table``; ``tfree`` and
-    ``tfree_noturn`` made so too). ``scount``: the number of kept tables,
+    ``tfree_noturn`` made so too; ``rows`` and ``rows_noturn``: their
+    ``row_edges``). ``scount``: the number of kept tables,
     then the pops of every search so far (this one's added)."""
     tracked = track or second
     # The virus tokens' bits (``tracked``): token slot -> its bit in the
@@ -1146,12 +1227,14 @@ def search(
                 # The tables in the order made, not by slot: a solve touches
                 # only the pages it fills.
                 t = scount[0]
-                if noturn:
-                    tab = static_table(rot0, moved, flags, cardu, need, any_stop, any_boost,
-                                       lq, lr, lc, ln, tfree_noturn, True, strong)
+                tf = tfree_noturn if noturn else tfree
+                re = rows_noturn if noturn else rows
+                if strong:
+                    tab = strong_table(rot0, moved, flags, cardu, need, any_stop, any_boost,
+                                       lq, lr, lc, ln, tf, re, noturn == 1)
                 else:
-                    tab = static_table(rot0, moved, flags, cardu, need, any_stop, any_boost,
-                                       lq, lr, lc, ln, tfree, False, strong)
+                    tab = weak_table(rot0, moved, flags, cardu, need, any_stop, any_boost,
+                                     lq, lr, lc, ln, tf, re, noturn == 1)
                 stabs[t, : tab.size] = tab.ravel()  # (flat: a table's size depends on its kind)
                 skeys[si, 0] = skey
                 for u in range(1, 5):

@@ -73,7 +73,7 @@ def test_strong_tables_never_exceed_the_relaxed_turns(options, seeds, monkeypatc
             row = int(kernel.CELL_ROW[pos])
             args = (tuple(rot), (1 << min(7, row + 1)) - 1, guided._flags_np, guided._card_units(), guided.need,
                     guided._any_stop, guided._any_boost, *LINES)
-            strong = kernel.static_table(*args, guided._tfree, False, True)
+            strong = kernel.static_table(*args, guided._free[0], False, True)
             weak = kernel.static_table(
                 *args, kernel.every_row_free(guided._flags_np, guided._card_units(), guided.need, guided._any_stop,
                                              guided._any_boost, False, False), False, False)
