@@ -86,3 +86,30 @@ def test_strong_tables_never_exceed_the_relaxed_turns(options, seeds, monkeypatc
             checked += 1
             stronger += bound > weak_bound
     assert checked >= 40 and stronger >= 5, (checked, stronger)
+
+
+def test_static_table_refuses_parts_of_another_kind():
+    """A table is made from the table with every row free and the own row's
+    edges of its own kind (strong or not, with moves without the turn's end
+    or not): given another kind's, it reads them at the wrong places, so it
+    refuses them rather than return a wrong bound."""
+    setup = generate_setup(5)
+    rb = Heuristic(Model(initial_state(setup, setup.deal), "deal")).relaxed
+    cardu = rb._card_units()
+    base = (rb._flags_np, cardu, rb.need, rb._any_stop, rb._any_boost)
+    args = ((0,) * 7, 3, *base, *LINES)
+
+    def rows(noturn: bool, strong: bool):
+        return kernel.row_edges(rb._flags_np, cardu, *LINES, noturn, strong)
+
+    weak_free = kernel.every_row_free(*base, False, False)
+    strong_free = kernel.every_row_free(*base, False, True)
+    assert kernel.static_table(*args, weak_free, False, False, rows(False, False)).shape[0] == 1
+    for tfree, noturn, strong, edges in [
+        (strong_free, False, False, rows(False, False)),  # a strong tfree for a weak table
+        (weak_free, False, True, rows(False, True)),  # and the other way round
+        (weak_free, False, False, rows(False, True)),  # strong rows for a weak table
+        (strong_free, False, True, rows(True, True)),  # rows with moves without the turn's end
+    ]:
+        with pytest.raises(ValueError, match="another kind"):
+            kernel.static_table(*args, tfree, noturn, strong, edges)
