@@ -233,7 +233,8 @@ def _split_solve(model: Model, roots: list[Root], t0: float, timeout: float | No
         nodes, none_within = out.nodes, guess
     left = None if timeout is None else max(0.0, timeout - (time.perf_counter() - t0))
     out = astar(model, roots, objective=Objective.TURNS_ONLY.value, timeout=left, max_states=max_states, progress=progress,
-                max_nodes=None if max_nodes is None else max(0, max_nodes - nodes), max_turns=max_turns)
+                max_nodes=None if max_nodes is None else max(0, max_nodes - nodes), max_turns=max_turns,
+                min_turns=none_within + 1 if none_within else 0)
     nodes += out.nodes
     if out.status == Status.SOLVED and not any_cards:
         assert out.value is not None

@@ -274,10 +274,17 @@ def astar(
     progress: Callable[[dict], None] | None = None,
     max_turns: int | None = None,
     heuristic: Heuristic | None = None,
+    min_turns: int = 0,
 ) -> SearchOutcome:
     """A* from ``roots``; ``max_turns`` prunes plans longer than that many turns
     (an 'unsolvable' answer then means 'none within max_turns'). ``heuristic``:
-    one to share (and its learned bounds) with a later search of ``model``."""
+    one to share (and its learned bounds) with a later search of ``model``.
+    ``min_turns`` ('turns-only'): a lower bound on the optimum proven
+    elsewhere (no plan has fewer turns). Priorities are raised to it: among
+    the states it covers the deepest is expanded first, and the first goal
+    popped is still optimal (an optimal plan keeps a state of priority at
+    most max(optimum, min_turns) = the optimum open, so the goal popped has
+    no more turns than that), with no need to expand every state below it."""
     h = heuristic or Heuristic(model)
     t0 = time.perf_counter()
     if timeout is not None and h.relaxed is not None:
@@ -300,7 +307,7 @@ def astar(
         if by_cards:
             return (g2 + a, g1 + ht, -g2)
         if turns_only:
-            return (g1 + ht, -g1, 0)
+            return (max(g1 + ht, min_turns), -g1, 0)
         return (g1 + ht, g2 + a, -g1)
 
     def lift(p2: tuple, p: tuple) -> tuple:

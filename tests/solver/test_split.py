@@ -178,6 +178,36 @@ def test_a_fewest_turns_search_cut_short_keeps_what_the_card_search_proved(monke
     assert r.status == "unknown" and r.bound == 11
 
 
+@pytest.mark.parametrize(("seed", "options"), [(54, RuleOptions()), (7574, RuleOptions()),
+                                             (31, RuleOptions(low_memory=True))])
+def test_the_fewest_turns_astar_from_a_proven_floor_stays_exact(monkeypatch, seed, options):
+    # In open mode the card search proves no plan of the relaxed bound's
+    # turns on these setups; the fewest-turns A* that follows starts from
+    # that floor (``min_turns``: priorities raised to it, the deepest state
+    # first beneath it). It finds the same optimum as the plain A*, from
+    # the floor solve gives it and from the tightest floor (the optimum),
+    # and solve's plan replays to a win.
+    import sensor_ghosts.solver.api as api
+
+    setup = generate_setup(seed=seed, options=options)
+    plain = astar(*_model(setup, "open"), objective="turns-only", timeout=300)
+    best = plain.value[0]
+    for floor in (best - 1, best):
+        got = astar(*_model(setup, "open"), objective="turns-only", timeout=300, min_turns=floor)
+        assert got.status == "solved" and got.value[0] == best, (floor, got.value)
+    floors = []
+    real = api.astar
+
+    def recorded(*a, **k):
+        floors.append(k.get("min_turns", 0))
+        return real(*a, **k)
+
+    monkeypatch.setattr(api, "astar", recorded)
+    r = solve(setup, mode="open", objective="turns-only", timeout=300)
+    assert floors == [best] and r.turns == best
+    assert r.plan.replay()[-1].outcome.status is Status.WON
+
+
 def _payments_by_commands(m, base, hands, head):
     """What each (pay class, pod move) is paid with, straight from
     ``Model.commands`` (no memo, no places): the reference."""
