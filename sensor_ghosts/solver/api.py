@@ -210,7 +210,8 @@ def _split_solve(model: Model, roots: list[Root], t0: float, timeout: float | No
     setups 0-59, and then the card search alone proves the optimum, and the
     fewest-turns A* (a sixth of a median solve, more on the slowest) is not
     needed. When the card search finds no plan of that many turns, the A*
-    finds T, then the card search runs at T. ``any_cards`` ('turns-only'):
+    finds T (from the floor the card search proved, ``astar``'s
+    ``min_turns``), then the card search runs at T. ``any_cards`` ('turns-only'):
     the card search takes the first plan of T turns it finds, and the A*'s
     plan stands when it is needed (where ``_card_search_first`` says so;
     solo in deal mode the A* alone is faster, the card search took 1.35 of
