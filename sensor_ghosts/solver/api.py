@@ -198,6 +198,11 @@ def _card_search_first(model: Model) -> bool:
     return lazy_draws.applies(model) or model.players > 1 or model.options.escape_pod
 
 
+# How many numbers of turns the card search tries, from the relaxed bound
+# up, before the fewest-turns A* takes over (``_split_solve``).
+CARD_SEARCH_TURNS = 4
+
+
 def _split_solve(model: Model, roots: list[Root], t0: float, timeout: float | None, max_nodes: int | None,
                  max_states: int, progress: Callable[[dict], None] | None,
                  max_turns: int | None, any_cards: bool = False) -> SearchOutcome:
@@ -209,13 +214,16 @@ def _split_solve(model: Model, roots: list[Root], t0: float, timeout: float | No
     admissible bound, so T is at least that): it was the optimum on 59 of
     setups 0-59, and then the card search alone proves the optimum, and the
     fewest-turns A* (a sixth of a median solve, more on the slowest) is not
-    needed. When the card search finds no plan of that many turns, the A*
-    finds T (from the floor the card search proved, ``astar``'s
-    ``min_turns``), then the card search runs at T. ``any_cards`` ('turns-only'):
-    the card search takes the first plan of T turns it finds, and the A*'s
-    plan stands when it is needed (where ``_card_search_first`` says so;
-    solo in deal mode the A* alone is faster, the card search took 1.35 of
-    its time per setup on setups 0-199)."""
+    needed. When the card search finds no plan of that many turns, it tries
+    one more, up to ``CARD_SEARCH_TURNS`` numbers of turns in all (each
+    failure proves no plan of that many, nor of fewer: docs/SOLVER.md, "The
+    card search deepened"); past them the A* finds T (from the floor the
+    card searches proved, ``astar``'s ``min_turns``), then the card search
+    runs at T. ``any_cards`` ('turns-only'): the card search takes the first
+    plan of T turns it finds, and the A*'s plan stands when it is needed
+    (where ``_card_search_first`` says so; solo in deal mode the A* alone is
+    faster, the card search took 1.35 of its time per setup on setups
+    0-199)."""
     # The card search's checks let the relaxed game's far rows go: they
     # prove grids dead faster so. The A*, if needed, keeps them: its
     # priorities are the relaxed values (relaxed.py, "Rows left behind").
@@ -225,13 +233,18 @@ def _split_solve(model: Model, roots: list[Root], t0: float, timeout: float | No
         h_cards.relaxed.deadline = deadline
     guess = min(h_cards.bounds(st, INF_TURNS)[0] for st, _ in roots)
     nodes = 0
-    none_within = 0  # the card search proved no plan of this many turns
-    if guess < INF_TURNS and (max_turns is None or guess <= max_turns):
-        out = split.fewest_cards(model, roots, guess, deadline=deadline, heuristic=h_cards, progress=progress,
-                                 max_nodes=max_nodes, max_states=max_states, any_cards=any_cards)
+    none_within = 0  # the card searches proved no plan of this many turns, nor of fewer
+    for turns in range(guess, guess + CARD_SEARCH_TURNS):
+        if turns >= INF_TURNS or (max_turns is not None and turns > max_turns):
+            break
+        out = split.fewest_cards(model, roots, turns, deadline=deadline, heuristic=h_cards, progress=progress,
+                                 max_nodes=None if max_nodes is None else max(0, max_nodes - nodes),
+                                 max_states=max_states, any_cards=any_cards)
+        nodes += out.nodes
         if out.status != Status.UNSOLVABLE:
-            return out  # solved, or 'unknown' with the bound T >= guess
-        nodes, none_within = out.nodes, guess
+            out.nodes = nodes
+            return out  # solved, or 'unknown' with the bound T >= turns
+        none_within = turns
     left = None if timeout is None else max(0.0, timeout - (time.perf_counter() - t0))
     out = astar(model, roots, objective=Objective.TURNS_ONLY.value, timeout=left, max_states=max_states, progress=progress,
                 max_nodes=None if max_nodes is None else max(0, max_nodes - nodes), max_turns=max_turns,
@@ -247,9 +260,9 @@ def _split_solve(model: Model, roots: list[Root], t0: float, timeout: float | No
     else:
         out.nodes = nodes
     if out.status == Status.UNKNOWN and none_within:
-        # The card search proved no plan of ``guess`` turns, and none is
-        # shorter (``guess`` is admissible): the optimum is at least guess + 1,
-        # whatever the A* cut short by the clock got to bound.
+        # The card searches proved no plan of ``none_within`` turns, and none
+        # is shorter (``guess`` is admissible): the optimum is at least one
+        # more, whatever the A* cut short by the clock got to bound.
         out.bound = max(out.bound or 0, none_within + 1)
     return out
 

@@ -173,6 +173,7 @@ def test_a_fewest_turns_search_cut_short_keeps_what_the_card_search_proved(monke
     import sensor_ghosts.solver.api as api
     from sensor_ghosts.solver.search import SearchOutcome
 
+    monkeypatch.setattr(api, "CARD_SEARCH_TURNS", 1)  # the card search at the bound alone, then the A*
     monkeypatch.setattr(api, "astar", lambda *a, **k: SearchOutcome("unknown", None, None, 3, 0, "time"))
     r = solve(generate_setup(seed=54), mode="open", objective="turns-only", timeout=60)
     assert r.status == "unknown" and r.bound == 11
@@ -203,8 +204,33 @@ def test_the_fewest_turns_astar_from_a_proven_floor_stays_exact(monkeypatch, see
         return real(*a, **k)
 
     monkeypatch.setattr(api, "astar", recorded)
+    monkeypatch.setattr(api, "CARD_SEARCH_TURNS", 1)  # the card search at the bound alone, then the A*
     r = solve(setup, mode="open", objective="turns-only", timeout=300)
     assert floors == [best] and r.turns == best
+    assert r.plan.replay()[-1].outcome.status is Status.WON
+
+
+@pytest.mark.parametrize(("seed", "options", "objective"), [
+    (528, RuleOptions(), "turns-only"),  # the optimum two past the relaxed bound
+    (528, RuleOptions(players=3), "turns-only"),
+    (54, RuleOptions(), "turns"),  # fewest cards too: the card search's own objective
+    (402, RuleOptions(low_memory=True), "turns-only"),
+])
+def test_the_card_search_deepened_finds_the_optimum_of_the_astar(monkeypatch, seed, options, objective):
+    # Where the card search proves no plan of the relaxed bound's turns, it
+    # tries one turn more (``CARD_SEARCH_TURNS``) before the A* takes over:
+    # the same turns (and cards) as the joint A*, with no A* run, and the
+    # plan replays.
+    import sensor_ghosts.solver.api as api
+
+    setup = generate_setup(seed=seed, options=options)
+    joint = astar(*_model(setup, "open"), objective=objective, timeout=300)
+    calls = []
+    real = api.astar
+    monkeypatch.setattr(api, "astar", lambda *a, **k: calls.append(k) or real(*a, **k))
+    r = solve(setup, mode="open", objective=objective, timeout=300)
+    assert not calls
+    assert r.turns == joint.value[0] and (objective == "turns-only" or r.cards == joint.value[1])
     assert r.plan.replay()[-1].outcome.status is Status.WON
 
 
