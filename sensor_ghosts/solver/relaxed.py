@@ -620,15 +620,17 @@ class RelaxedBound:
         and the own row's Fly edges (``kernel.row_edges``); with the second
         action, also those with moves without the turn's end. In the order
         the kernel's search takes them."""
-        def kind(noturn: bool) -> tuple[np.ndarray, np.ndarray]:
-            rows = kernel.row_edges(self._flags_np, self._cardu, kernel.LINES_Q, kernel.LINES_R, kernel.LINES_C,
-                                    kernel.LINES_N, noturn, self._strong)
-            return kernel.every_row_free(self._flags_np, self._cardu, self.need, self._any_stop, self._any_boost,
-                                         noturn, self._strong, rows), rows
-
-        one, one_rows = kind(False)
-        two, two_rows = kind(True) if self.second else (kernel.NO_TABLE, kernel.NO_ROWS)
-        return one, two, one_rows, two_rows
+        tables = []
+        rows = []
+        for noturn in (False, True) if self.second else (False,):
+            rows.append(kernel.row_edges(self._flags_np, self._cardu, kernel.LINES_Q, kernel.LINES_R,
+                                         kernel.LINES_C, kernel.LINES_N, noturn, self._strong))
+            tables.append(kernel.every_row_free(self._flags_np, self._cardu, self.need, self._any_stop,
+                                                self._any_boost, noturn, self._strong, rows[-1]))
+        if not self.second:
+            tables.append(kernel.NO_TABLE)
+            rows.append(kernel.NO_ROWS)
+        return tables[0], tables[1], rows[0], rows[1]
 
     def _card_units(self) -> np.ndarray:
         """Per card, for the strong static-rows tables' units: a face the

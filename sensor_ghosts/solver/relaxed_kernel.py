@@ -258,11 +258,22 @@ def _static_table(rot0, free, flags, cardu, need, any_stop, any_boost, lq, lr, l
     # Fly edges: from state (its own row's rotation -1: every rotation, the
     # Fly does not depend on it), to state, credit-layer bits of the credits
     # used, whether the stop needs the shields, cards entered that may
-    # carry a token, the own row's rotation; first those along the own row.
+    # carry a token.
     ne = rows.shape[0]
     cap = max(2048, 2 * ne)
-    e_src, e_dst, e_m = _column(rows, 0, cap), _column(rows, 1, cap), _column(rows, 2, cap)
-    e_sn, e_tk, e_o = _column(rows, 3, cap), _column(rows, 4, cap), _column(rows, 5, cap)
+    e_src = np.empty(cap, dtype=np.int64)
+    e_dst = np.empty(cap, dtype=np.int64)
+    e_m = np.empty(cap, dtype=np.int64)
+    e_sn = np.empty(cap, dtype=np.int64)
+    e_tk = np.empty(cap, dtype=np.int64)
+    e_o = np.empty(cap, dtype=np.int64)
+    for e in range(ne):
+        e_src[e] = rows[e, 0]
+        e_dst[e] = rows[e, 1]
+        e_m[e] = rows[e, 2]
+        e_sn[e] = rows[e, 3]
+        e_tk[e] = rows[e, 4]
+        e_o[e] = rows[e, 5]
     for pi in range(N_CELLS - 1):
         ahead = CELL_ROW[pi]  # 0-based index of the row ahead (7: none)
         for d in range(4):
@@ -660,14 +671,6 @@ def static_table(rot0: tuple[int, ...], free: int, flags: np.ndarray, cardu: np.
         rows = row_edges(flags, cardu, lq, lr, lc, ln, noturn, strong)
     made = strong_table if strong else weak_table
     return made(rot0, free, flags, cardu, need, any_stop, any_boost, lq, lr, lc, ln, tfree, rows, noturn)
-
-
-@njit(cache=True, inline="always")
-def _column(rows, c, cap):
-    """Column ``c`` of ``rows`` at the start of an array of ``cap``."""
-    out = np.empty(cap, dtype=np.int64)
-    out[: rows.shape[0]] = rows[:, c]
-    return out
 
 
 @njit(cache=True, inline="always")
