@@ -204,7 +204,7 @@ class GameResult:
     reason: str
     decision_seconds: list[float] = field(default_factory=list)
     decision_cpu_seconds: list[float] = field(default_factory=list)
-    """The same decisions in the process's CPU time: what they cost on one
+    """The same decisions in this thread's CPU time: what they cost on one
     core, whatever else the machine was doing."""
     predictions: list[float] = field(default_factory=list)
     """The win chance the bot's hint printed at each decision (hint bot only)."""
@@ -284,10 +284,10 @@ def play_game(
     for _ in range(max_turns):
         if state.is_over:
             break
-        t0, c0 = time.perf_counter(), time.process_time()
+        t0, c0 = time.perf_counter(), time.thread_time()
         turn = b.choose(state, rng)
         times.append(time.perf_counter() - t0)
-        cpu.append(time.process_time() - c0)
+        cpu.append(time.thread_time() - c0)
         turn = _legalize(state, turn) if b.repaired else turn
         last = (last + [(format_state(state), format_turn(turn))])[-KEEP_LAST:]
         state = apply_turn(state, turn)
