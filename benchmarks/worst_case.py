@@ -4,6 +4,7 @@ deal and open mode, fewest turns and the full objective.
     python benchmarks/worst_case.py [--variants standard,advanced,...] [--seeds 1000]
         [--standard-seeds 10000] [--modes deal,open] [--objectives turns-only,turns]
         [--timeout 10] [--workers 2 | --scheduler ADDRESS] [--jsonl runs.jsonl]
+    python benchmarks/worst_case.py --variants standard --standard-seeds 200 --modes expected
 
 Each (variant, seed, mode, objective) is one task on Dask distributed (a local
 cluster of ``--workers`` processes, or the cluster at ``--scheduler``): the
@@ -17,7 +18,9 @@ for the tables). Prints, per variant, mode and objective: the count settled
 listed with its message: a bug), the winnable share, the distribution of
 CPU seconds (median, p95, p99, max), every seed over ``--slow`` seconds with
 its time, and every unsettled seed; then the optimal turns' distribution per
-variant (deal mode, fewest turns).
+variant (deal mode, fewest turns). In expected mode (``--modes expected``)
+a solve is the best chance to win with random draws: the table counts the
+exact answers (at 1, at 0, between) and the others' bounds.
 """
 
 from __future__ import annotations
@@ -73,8 +76,13 @@ def solve_one(variant: str, seed: int, mode: str, objective: str, timeout: float
     row: dict[str, Any] = {"variant": variant, "seed": seed, "mode": mode, "objective": objective,
                            "timeout": timeout}
     try:
-        r = solve(setup, mode=mode, objective=objective, timeout=timeout, progress=None)
-        row.update(status=str(r.status), turns=r.turns, bound=r.bound, nodes=r.nodes)
+        if mode == "expected":  # the best chance with random draws
+            r = solve(setup, mode=mode, timeout=timeout, progress=None)
+            row.update(status=str(r.status), turns=None, bound=None, nodes=r.nodes, p=r.win_probability,
+                       lower=r.lower, upper=r.upper, method=r.method)
+        else:
+            r = solve(setup, mode=mode, objective=objective, timeout=timeout, progress=None)
+            row.update(status=str(r.status), turns=r.turns, bound=r.bound, nodes=r.nodes)
     except Exception as e:  # a solver bug (e.g. a plan the engine refuses): recorded, listed, not fatal
         row.update(status="error", turns=None, bound=None, nodes=None, error=f"{type(e).__name__}: {e}")
     row.update(cpu=round(time.process_time() - c0, 4), wall=round(time.perf_counter() - t0, 4))
@@ -114,9 +122,28 @@ def report(rows: list[dict[str, Any]], slow: float) -> None:
         for r in rs:
             if r["status"] == "error":
                 print(f"{v} {m} {o}: ERROR on seed {r['seed']}: {r['error']}")
-        if unknown:
+        if unknown and m == "expected":
+            print(f"{v} {m}: unsettled: " + ", ".join(
+                f"{r['seed']} ({r['lower']:.3f}-{r['upper']:.3f})" for r in unknown[:40])
+                + (" ..." if len(unknown) > 40 else ""))
+        elif unknown:
             print(f"{v} {m} {o}: unsettled: " + ", ".join(
                 f"{r['seed']} (at least {r['bound']})" for r in unknown[:40]) + (" ..." if len(unknown) > 40 else ""))
+    chances = [r for r in rows if r["mode"] == "expected" and r["status"] != "error"]
+    if chances:
+        print("\nthe best chance to win with random draws (expected mode): exact answers, then the"
+              "\nlower bounds of the others (their upper bound is 1 unless shown)")
+        print(f"  {'variant':14s} {'n':>5s} {'exact':>6s} {'at 1':>6s} {'at 0':>6s} {'between':>8s} "
+              f"{'others: lower median':>21s} {'min':>6s} {'upper<1':>8s}")
+        for v in sorted({r["variant"] for r in chances}):
+            rs = [r for r in chances if r["variant"] == v]
+            exact = [r for r in rs if r["p"] is not None]
+            others = [r for r in rs if r["p"] is None]
+            lows = [r["lower"] for r in others]
+            print(f"  {v:14s} {len(rs):5d} {len(exact):6d} {sum(r['p'] == 1.0 for r in exact):6d} "
+                  f"{sum(r['p'] == 0.0 for r in exact):6d} {sum(0.0 < r['p'] < 1.0 for r in exact):8d} "
+                  f"{_pct(lows, 0.5) if lows else float('nan'):21.3f} {min(lows) if lows else float('nan'):6.3f} "
+                  f"{sum(r['upper'] < 1.0 for r in others):8d}")
     print("\noptimal turns (deal mode, fewest turns; solved setups):")
     for v in sorted({r["variant"] for r in rows}):
         c = Counter(r["turns"] for r in rows if r["variant"] == v and r["mode"] == "deal"
@@ -131,7 +158,8 @@ def main() -> int:
     ap.add_argument("--seeds", type=int, default=1000, help="seeds 0..N-1 of each variant but standard")
     ap.add_argument("--standard-seeds", type=int, default=10000, help="seeds of standard solo")
     ap.add_argument("--first-seed", type=int, default=0)
-    ap.add_argument("--modes", default="deal,open")
+    ap.add_argument("--modes", default="deal,open", help="deal, open and expected (the best chance with "
+                    "random draws; one objective, 'probability'; not for two players)")
     ap.add_argument("--objectives", default="turns-only,turns")
     ap.add_argument("--timeout", type=float, default=10.0)
     ap.add_argument("--slow", type=float, default=2.0, help="list the seeds over this many CPU seconds")
@@ -153,7 +181,9 @@ def main() -> int:
         n = args.standard_seeds if v == "standard" else args.seeds
         for seed in range(args.first_seed, args.first_seed + n):
             for m in args.modes.split(","):
-                for o in args.objectives.split(","):
+                if m == "expected" and VARIANTS[v].get("players") == 2:
+                    continue  # expected mode refuses two players ([D18]'s wild draws mid-command)
+                for o in (["probability"] if m == "expected" else args.objectives.split(",")):
                     if (v, seed, m, o) not in have:
                         tasks.append((v, seed, m, o))
     print("command: python " + " ".join(sys.argv), flush=True)

@@ -37,9 +37,11 @@ from __future__ import annotations
 
 import time
 from collections.abc import Callable
+from functools import reduce
+from operator import or_
 
 from . import split
-from .model import DECK, HANDS, PASS2, PEND, POD, Model
+from .model import DECK, HANDS, MASKS, PASS2, PEND, POD, Model
 from .model_state import Root
 from .search import Heuristic
 
@@ -125,14 +127,33 @@ class SureWin:
                 if won:
                     ranked.setdefault(pc, []).append((-1, True, ()))
                     continue
-                nexts = [(b, g2) for g2 in split.next_grids(end)
-                         if g2 is not None and left > 1 and (b := bound(g2, left - 1)) < left]
+                outcomes = [g2 for g2 in split.next_grids(end) if g2 is not None] if left > 1 else []
+                if len(outcomes) > 1 and not self._any_may_fit(outcomes, left - 1):
+                    continue
+                nexts = [(b, g2) for g2 in outcomes if (b := bound(g2, left - 1)) < left]
                 nexts.sort(key=_first)
                 if nexts:
                     ranked.setdefault(pc, []).append((nexts[0][0], False, tuple(g2 for _b, g2 in nexts)))
             got = self._moves[key] = {pc: [(w, n) for _b, w, n in sorted(acts, key=lambda a: a[:2])]
                                       for pc, acts in ranked.items()}
         return got
+
+    def _any_may_fit(self, outcomes: list[tuple], turns: int) -> bool:
+        """False only if no grid of ``outcomes`` (one action's re-scan
+        outcomes) can be won within ``turns`` turns in the relaxed game. The
+        outcomes of an action differ in the flip patterns of the row the
+        re-scan flipped; the relaxed game with each row's patterns merged
+        over them has every outcome's choices, so its turns are no more than
+        any outcome's (relaxed.py: a superset of patterns only adds choices).
+        One relaxed search then often rules out all of them, where each
+        outcome's bound (``GridHalf.turns_needed``) would take one."""
+        first = outcomes[0]
+        head, tail = first[:MASKS], first[MASKS + 1:]
+        for g2 in outcomes:
+            if g2[:MASKS] != head or g2[MASKS + 1:] != tail:
+                return True  # not alike but for their patterns: each is bounded on its own
+        masks = tuple(reduce(or_, row) for row in zip(*(g2[MASKS] for g2 in outcomes), strict=True))
+        return self.grid.relaxed_bound().within(split.as_state((*head, masks, *tail), split.NO_CARDS), turns)
 
     def _commands(self, cards: tuple, gk: tuple) -> dict[tuple, list]:
         """(pay class, pod move) -> the card states after each command that
@@ -188,7 +209,15 @@ class SureWin:
                 if not draws:
                     continue  # the second-pass deck runs dry: lost
                 for _won, nexts in actions:
-                    if all(any(self._won_within(g2, cards2, left - 1) for g2 in nexts) for cards2 in draws):
+                    for i, cards2 in enumerate(draws):
+                        if not any(self._won_within(g2, cards2, left - 1) for g2 in nexts):
+                            if i:
+                                # A draw that beats one action often beats the
+                                # next too: it is tried first from now on (the
+                                # order of an AND changes its cost, not its answer).
+                                draws.insert(0, draws.pop(i))
+                            break
+                    else:
                         return True
         return False
 

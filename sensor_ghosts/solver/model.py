@@ -111,7 +111,7 @@ from .model_state import (
     SHL,
     pay_class,
 )
-from .pattern_sets import A_LOW, FULL, members, xor_mask_set, xor_set
+from .pattern_sets import A_LOW, FULL, members, pattern_columns, xor_mask_set, xor_set
 
 # What other modules import from here: the model's parts live in
 # ``model_state``, ``pattern_sets``, ``grid_rules`` and ``card_rules``.
@@ -499,18 +499,29 @@ class Model(GridRules, CardRules):
                     bb.masks[ri] = self.rescan_set(ri, before, ex)
                     bb.ops.append((ri, "rescan", ex, before))
                 else:
+                    # The outcomes differ in this row's pattern alone: their
+                    # grids are built from one set of fields (no branch copied).
                     (m,) = members(before)
-                    rescans = []
+                    head = (bb.ship, bb.pod, bb.shields, bb.held, tuple(bb.rot))
+                    pend = self._pending(bb)
+                    masks = list(bb.masks)
+                    outs = []
                     for p in self.rescan_choices(ri, m, ex):
-                        b2 = bb.copy()
-                        b2.masks[ri] = 1 << (m ^ p)
-                        cols = frozenset((j - bb.rot[ri]) % 5 + 1 for j in range(5) if (p >> j) & 1)
-                        rescans.append((b2, cols))
+                        masks[ri] = 1 << (m ^ p)
+                        cols = pattern_columns(bb.rot[ri], p)
+                        outs.append(((*head, tuple(masks), bb.samples), pend, cols, list(bb.ops)))
+                    return False, outs
         return False, [
             ((b2.ship, b2.pod, b2.shields, b2.held, tuple(b2.rot), tuple(b2.masks), b2.samples),
-             tuple(sorted(e[0] for e in b2.pend)) + tuple(sorted(SHIFT_TAG | m for m in b2.spend)), cols, b2.ops)
+             self._pending(b2), cols, b2.ops)
             for b2, cols in rescans
         ]
+
+    @staticmethod
+    def _pending(b: Branch) -> tuple:
+        """A branch's pending flips, then its pending shifts, as a model
+        state's ``PEND`` has them."""
+        return tuple(sorted(e[0] for e in b.pend)) + tuple(sorted(SHIFT_TAG | m for m in b.spend))
 
     def _emit(self, end: tuple | None, cards: tuple, bolster, rec1, rec2, ncards, out) -> None:
         """Successors from a grid end (``_grid_end``) and the cards after the

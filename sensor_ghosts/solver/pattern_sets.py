@@ -12,6 +12,17 @@ from itertools import combinations
 FULL = (1 << 32) - 1
 # A_LOW[j]: the set (as a 32-bit int) of patterns whose bit j is clear.
 A_LOW = [sum(1 << m for m in range(32) if not (m >> j) & 1) for j in range(5)]
+# _COLUMNS[rot][p]: the columns (1-5) of the cards pattern p turns over in a
+# row shifted ``rot`` places left since the start (a table: a re-scan's
+# columns are asked for once per outcome).
+_COLUMNS = tuple(tuple(frozenset((j - rot) % 5 + 1 for j in range(5) if (p >> j) & 1) for p in range(32))
+                 for rot in range(5))
+
+
+def pattern_columns(rot: int, p: int) -> frozenset[int]:
+    """The columns (1-5) of the cards flip pattern ``p`` turns over, in a
+    row shifted ``rot`` places left since the start."""
+    return _COLUMNS[rot % 5][p]
 
 
 def xor_set(s: int, j: int) -> int:

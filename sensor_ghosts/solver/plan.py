@@ -22,6 +22,7 @@ from ..rules.setup import Deal
 from ..rules.state import GameState, Status
 from ..rules.turns import DECK_PLAYER, Action, ActionKind, Command, PlayedCard, Turn
 from .model import FLIP, FLY, MASKS, PEEK, ROT, SHIELDS, SHIFT, Model, members
+from .pattern_sets import pattern_columns
 
 _KINDS = {FLY: ActionKind.FLY, PEEK: ActionKind.PEEK, FLIP: ActionKind.FLIP,
           SHIFT: ActionKind.SHIFT, SHIELDS: ActionKind.SHIELDS}
@@ -231,7 +232,7 @@ def concretize(model: Model, path: list, rotation: Callable[[int, bool], tuple] 
                 assert found is not None, "lazy re-scan set without a predecessor"
                 m0, p = found
                 rot = path[t][0][ROT] if rotation is None else rotation(t, True)
-                cols = frozenset((j - rot[r]) % 5 + 1 for j in range(5) if (p >> j) & 1)
+                cols = pattern_columns(rot[r], p)
                 choices[t] = cols
                 m = m0
             assert (before >> m) & 1, "pattern not in the set before the operation"

@@ -14,7 +14,7 @@ from instances import late_endgame, near_earth
 from sensor_ghosts.generators.generate import generate_setup
 from sensor_ghosts.rules.options import RuleOptions
 from sensor_ghosts.rules.state import initial_state
-from sensor_ghosts.solver import expected
+from sensor_ghosts.solver import expected, split
 from sensor_ghosts.solver.adaptive import SureWin
 from sensor_ghosts.solver.api import solve
 from sensor_ghosts.solver.expected import PathBound, path_lower_bound
@@ -158,3 +158,28 @@ def test_the_budget_holds_where_grid_checks_are_slow():
     t0 = time.perf_counter()
     assert SureWin(model, deadline=t0 + 0.5).within(roots, 13) is None
     assert time.perf_counter() - t0 < 3.0
+
+
+def test_merged_outcomes_rule_out_only_grids_each_outcome_rules_out():
+    # One relaxed search over an action's re-scan outcomes, their rows'
+    # patterns merged, says "none can win in time" only where each outcome's
+    # own bound says so; and it does say it, or it would save nothing.
+    said = set()
+    for seed in (0, 3, 8):
+        setup = generate_setup(seed=seed)
+        for state in (near_earth(seed), initial_state(setup, setup.deal)):
+            model = Model(state, "expected")
+            sure = SureWin(model)
+            root = model.root_state()
+            grids = [root] + [s2 for s2, _r, _n, _w in model.successors(root)][:6]
+            for st in grids:
+                for _pc, end in sure.grid.ends(split.grid_key(st), None):
+                    outcomes = [g2 for g2 in split.next_grids(end) if g2 is not None]
+                    if len(outcomes) < 2:
+                        continue
+                    for turns in (1, 3, 6):
+                        fits = sure._any_may_fit(outcomes, turns)
+                        said.add(fits)
+                        if not fits:
+                            assert all(sure.grid.turns_needed(g2, turns) > turns for g2 in outcomes)
+    assert said == {True, False}
