@@ -143,7 +143,7 @@ def report(rows: list[dict[str, Any]], slow: float) -> None:
             print(f"  {v:14s} {len(rs):5d} {len(exact):6d} {sum(r['p'] == 1.0 for r in exact):6d} "
                   f"{sum(r['p'] == 0.0 for r in exact):6d} {sum(0.0 < r['p'] < 1.0 for r in exact):8d} "
                   f"{_pct(lows, 0.5) if lows else float('nan'):21.3f} {min(lows) if lows else float('nan'):6.3f} "
-                  f"{sum(r['upper'] < 1.0 for r in others):8d}")
+                  f"{sum(r['upper'] < 1.0 - 1e-9 for r in others):8d}")
     print("\noptimal turns (deal mode, fewest turns; solved setups):")
     for v in sorted({r["variant"] for r in rows}):
         c = Counter(r["turns"] for r in rows if r["variant"] == v and r["mode"] == "deal"
