@@ -149,7 +149,7 @@ class SureWin:
         outcome's bound (``GridHalf.turns_needed``) would take one."""
         first = outcomes[0]
         head, tail = first[:MASKS], first[MASKS + 1:]
-        for g2 in outcomes:
+        for g2 in outcomes[1:]:
             if g2[:MASKS] != head or g2[MASKS + 1:] != tail:
                 return True  # not alike but for their patterns: each is bounded on its own
         masks = tuple(reduce(or_, row) for row in zip(*(g2[MASKS] for g2 in outcomes), strict=True))

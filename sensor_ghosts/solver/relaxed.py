@@ -399,8 +399,8 @@ class RelaxedBound:
     def load_tables(self) -> None:
         """Make one strong static-rows table, for ``compiled.load_for``, so
         that the strong tables' compiled code is loaded before any clock
-        starts, not at the switch (``STRONG_AFTER``): about 12 ms in a
-        fresh process. (The weak ones' is loaded as the bound is made.)"""
+        starts, not at the switch (``STRONG_AFTER``). (The weak ones' is
+        loaded as the bound is made.)"""
         kernel.every_row_free(self._flags_np, self._card_units(), self.need, self._any_stop, self._any_boost,
                               False, True)
 
