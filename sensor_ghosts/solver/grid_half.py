@@ -109,7 +109,10 @@ class GridHalf:
             st = as_state(gk, NO_CARDS)
             got = self.h.turns(st)
             if got <= left:
-                got = self.relaxed_bound().turns(st, left + 1)
+                relaxed = self.relaxed_bound()
+                got = relaxed.turns(st, left + 1)
+                if relaxed.timed_out:
+                    return min(got, left + 1)  # valid, but weaker than it will be: not kept
             self._bound[key] = got = min(got, left + 1)
         return got
 

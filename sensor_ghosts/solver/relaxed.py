@@ -383,6 +383,12 @@ class RelaxedBound:
         self._timed_out = False
         self._last_first = -1
 
+    @property
+    def timed_out(self) -> bool:
+        """Whether the last ``turns`` or ``within`` was cut by ``deadline``
+        (its answer then a weaker bound, or a True that says nothing)."""
+        return self._timed_out
+
     def load_searches(self, st: tuple) -> list[str]:
         """Call each compiled search this game may use once, at cap 1 (it
         stops at once), for ``compiled.load_for``; their names."""
@@ -408,6 +414,7 @@ class RelaxedBound:
         """Fewest turns for the ship of model state ``st`` to reach Earth in the
         relaxed game, or ``cap`` when that is at least ``cap`` (the search stops
         there)."""
+        self._timed_out = False
         ship = st[SHIP]
         if ship == EARTH:
             return 0
@@ -418,7 +425,6 @@ class RelaxedBound:
         if got is not None and (got[1] or got[0] >= cap):
             # (INF, no way at all, stays INF whatever the cap.)
             return got[0] if got[0] >= INF else min(got[0], cap)
-        self._timed_out = False
         # Deepening: the cap one past what is known, then one past each
         # answer. A search that stops at its cap learns "at least" bounds
         # for every state it reached, and they guide the next; one search
@@ -453,6 +459,7 @@ class RelaxedBound:
         most ``turns`` turns (True when a search runs out of time). Only
         the answer is wanted, not the value: the search stops at the first
         win in time (``kernel.search``'s ``decide``)."""
+        self._timed_out = False
         if st[SHIP] == EARTH:
             return True
         key = self._key(st)
@@ -468,6 +475,7 @@ class RelaxedBound:
         ``turns - 1`` turns (a real Deep Scan maps to the relaxed game's
         credit wait, module docstring, and so every real state after one to
         a relaxed state no better than the one after that wait)."""
+        self._timed_out = False
         if st[SHIP] == EARTH:
             return True
         return self._decided(self._key(st), turns, True)
