@@ -54,10 +54,6 @@ def _first(pair: tuple) -> int:
     return pair[0]
 
 
-def _first_two(item: tuple) -> tuple:
-    return item[0], item[1]
-
-
 def _fewest_first(paid: tuple) -> tuple:
     """A payment's (hands after, cards played, heading after) in a fixed
     order, fewest cards first (the cheapest proof is tried first; the order
@@ -95,16 +91,12 @@ class SureWin:
         self._pays: dict[tuple, dict] = {}
         self._draws: dict[tuple, list] = {}
 
-    def within(self, roots: list[Root], turns: int, until: float | None = None) -> bool | None:
+    def within(self, roots: list[Root], turns: int) -> bool | None:
         """Whether from every model state of ``roots`` (e.g. one per opening
         hand) some strategy wins within ``turns`` turns whatever is drawn;
-        None when the budget ran out first, or the clock passed ``until``
-        (``time.perf_counter``; a slice of the budget: what was proven so
-        far is kept, and a later call goes on from it)."""
+        None when the budget ran out first."""
         relaxed = self.grid.relaxed_bound()
-        outer, whole = relaxed.deadline, self.deadline
-        if until is not None:
-            self.deadline = until if whole is None else min(whole, until)
+        outer = relaxed.deadline
         if self.deadline is not None:
             # A relaxed search still running then stops with a weaker bound.
             relaxed.deadline = self.deadline if outer is None else min(outer, self.deadline)
@@ -113,47 +105,14 @@ class SureWin:
         except _OutOfBudget:
             return None
         finally:
-            relaxed.deadline, self.deadline = outer, whole
-
-    def some_within(self, roots: list[Root], fewest: int, more: int = 3, slice_: float = 0.25) -> int | None:
-        """A number of turns, ``fewest`` to ``fewest + more``, within which
-        from every state of ``roots`` some strategy wins whatever is drawn;
-        None when none is proven within the budget (or each is disproven).
-
-        The candidates take the budget in turns, in slices that double each
-        round (the first ``slice_`` seconds). Only the win matters here, not
-        its turns (expected mode asks for the probability), and the costs
-        are lopsided: proving that nothing wins within T turns walks every
-        strategy, while within T + 1 one strategy that fits every draw is
-        often found at once (docs/SOLVER.md, "Expected mode"). What a
-        slice proves is kept for the next (the positions won or lost, with
-        their turns). A number disproven ends itself and every smaller one
-        (not won within T is not won within fewer)."""
-        todo = list(range(fewest, fewest + more + 1))
-        length = slice_
-        while todo:
-            for turns in list(todo):
-                if turns not in todo:
-                    continue
-                won = self.within(roots, turns, time.perf_counter() + length)
-                if won:
-                    return turns
-                if won is False:
-                    todo = [t for t in todo if t > turns]
-                elif self.deadline is not None and time.perf_counter() > self.deadline:
-                    return None
-                elif self.max_nodes is not None and self.nodes > self.max_nodes:
-                    return None
-            length *= 2
-        return None
+            relaxed.deadline = outer
 
     def _grid_turns(self, gk: tuple, pod: tuple | None, left: int) -> dict[tuple, list]:
         """pay class -> the actions of that class from grid ``gk`` (the pod
         moving by ``pod``; ``split.SKIP``: the turn of a player without
-        cards) that may still win within ``left`` turns, each as (its turn
-        bound, -1 for a win at once; wins at once; its re-scan outcomes'
-        grids that may), wins first, then the most promising (smallest
-        turn bound)."""
+        cards) that may still win within ``left`` turns, each as (wins at
+        once, its re-scan outcomes' grids that may), wins first, then the
+        most promising (smallest turn bound)."""
         key = (gk, pod, left)
         got = self._moves.get(key)
         if got is None:
@@ -177,7 +136,8 @@ class SureWin:
                     ranked.setdefault(pc, []).append((nexts[0][0], False, tuple(g2 for _b, g2 in nexts)))
             if self.deadline is not None and time.perf_counter() > self.deadline:
                 raise _OutOfBudget  # (its last bounds may be weak ones, cut by the clock)
-            got = self._moves[key] = {pc: sorted(acts, key=lambda a: a[:2]) for pc, acts in ranked.items()}
+            got = self._moves[key] = {pc: [(w, n) for _b, w, n in sorted(acts, key=lambda a: a[:2])]
+                                      for pc, acts in ranked.items()}
         return got
 
     def _any_may_fit(self, outcomes: list[tuple], turns: int) -> bool:
@@ -244,13 +204,13 @@ class SureWin:
             actions = self._grid_turns(gk, pod, left).get(pc)
             if not actions:
                 continue
-            if actions[0][1]:
+            if actions[0][0]:
                 return True  # a win on this command: no draw (§4)
             for cards1 in after:
                 draws = self._drawn(cards1)
                 if not draws:
                     continue  # the second-pass deck runs dry: lost
-                for _b, _won, nexts in actions:
+                for _won, nexts in actions:
                     for i, cards2 in enumerate(draws):
                         if not any(self._won_within(g2, cards2, left - 1) for g2 in nexts):
                             if i:

@@ -364,10 +364,13 @@ def solve_expected(
         # seconds (docs/SOLVER.md, "Expected mode"): the time goes to this
         # search, which may make the answer exact, not to bounds.
         sure = SureWin(model, h, deadline=by(0.9 if fresh else 0.7), max_nodes=max_nodes, progress=progress)
-        turns = sure.some_within([st for _pr, st in roots], bound.turns)
-        if turns is not None:
-            return _settled(t0, 1.0, f"a strategy adapting to the draws wins whatever is drawn within "
-                            f"{turns} turns (AND-OR search)", nodes=sure.nodes)
+        for turns in range(bound.turns, bound.turns + 3):
+            won = sure.within([st for _pr, st in roots], turns)
+            if won:
+                return _settled(t0, 1.0, f"a strategy adapting to the draws wins whatever is drawn within "
+                                f"{turns} turns (AND-OR search)", nodes=sure.nodes)
+            if won is None:
+                break
         nodes = sure.nodes
     # Then deal mode's flight plans, other ways through the grid.
     if fresh:

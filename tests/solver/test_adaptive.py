@@ -73,25 +73,6 @@ def test_agrees_with_an_and_or_over_the_models_turns(options, seeds):
     assert seen == {True, False}, "the instances should include both answers"
 
 
-def test_sliced_turns_answer_as_the_and_or_over_the_models_turns():
-    # Slices far too short for any search (a tenth of a millisecond, then
-    # doubling): every call is cut many times and goes on from what the
-    # last one kept, which must not change the answer.
-    seen = set()
-    for seed in (0, 1, 2, 3, 4, 5, 6, 8, 9, 10, 11, 12):
-        state = near_earth(seed)
-        model = Model(state, "expected")
-        root = model.root_state()
-        memo: dict = {}
-        got = SureWin(model).some_within([root], 1, more=2, slice_=1e-4)
-        if got is None:
-            assert not any(_sure(model, root, left, memo) for left in (1, 2, 3)), seed
-        else:
-            assert got in (1, 2, 3) and _sure(model, root, got, memo), (seed, got)
-        seen.add(got is None)
-    assert seen == {True, False}, "the instances should include both answers"
-
-
 @pytest.mark.parametrize(("seed", "keep"), [(6, 2), (19, 4), (37, 3), (12, 3), (25, 2), (31, 4)])
 def test_sure_exactly_when_the_exact_expectimax_says_one(seed, keep, monkeypatch):
     state = late_endgame(seed, keep)
