@@ -13,12 +13,15 @@ Three methods, each sound on its own, tried in this order:
   is part of what the cards must pay for (``split.hand_payments``). Its win
   probability, worked out exactly over every draw (a recursion over card
   states), is a lower bound on the optimum; when the plan wins whatever is
-  drawn (decided without rounding) the optimum is 1. When open mode proves
-  that no deck order wins, the optimum is 0: a strategy's winning run is an
-  open-mode plan.
+  drawn (decided without rounding) the optimum is 1. From a fresh setup
+  each opening hand takes the plan best for it (the players see their
+  hands before they set out). When open mode proves that no deck order
+  wins, the optimum is 0: a strategy's winning run is an open-mode plan.
 * **A strategy that adapts to the draws** (``adaptive.SureWin``): an AND-OR
   search for one that wins whatever is drawn, within the fewest turns open
   mode needs, then one or two more. When it finds one the optimum is 1.
+  (Not from a fresh setup with three or four players or the escape pod,
+  where it has settled none: the budget goes to more flight plans.)
 * **Expectimax** over model states with explicit flips
   (``Model(mode='expected')``): a turn is a decision (bolster, command(s)),
   then the draw (chance: the deck is a uniformly random order of its cards,
@@ -51,7 +54,7 @@ import random
 import time
 from collections import Counter
 from collections.abc import Callable
-from dataclasses import dataclass
+from dataclasses import dataclass, field, replace
 from math import comb
 
 from ..rules.state import GameState, initial_state, random_deal
@@ -119,6 +122,11 @@ class FlightPath:
 
     def win(self, i: int, cards: tuple) -> float:
         return self._solve(i, cards)[1]
+
+    def value(self, i: int, cards: tuple) -> tuple[bool, float]:
+        """(``certain``, ``win``) at once: 1.0 when certain."""
+        sure, p, _choice = self._solve(i, cards)
+        return sure, 1.0 if sure else p
 
     def certain(self, i: int, cards: tuple) -> bool:
         """Decided on its own, without the probabilities: an option fails at
@@ -249,11 +257,25 @@ def _fewest_turn_plans(inst: GameState, mode: str, fresh: bool, deadline: float 
 class PathBound:
     """What fixed flight plans tell of the win probability (``path_lower_bound``)."""
 
-    probability: float = 0.0  # the best plan's (a lower bound on the optimum)
-    certain: bool = False  # that plan wins whatever is drawn: the optimum is 1
-    turns: int | None = None  # its turns; None: no plan found
+    # The win probability with the best plan for each opening hand (a lower
+    # bound on the optimum: the players see their hands before they choose)
+    probability: float = 0.0
+    certain: bool = False  # for each hand some plan wins whatever is drawn: the optimum is 1
+    turns: int | None = None  # the best single plan's turns; None: no plan found
     impossible: bool = False  # open mode proved no deck order wins: the optimum is 0
     flight: list[str] | None = None  # that plan's turns without their cards (``flight_text``)
+    single: float = 0.0  # that plan's probability, followed from every hand
+    single_certain: bool = False  # that plan wins whatever is drawn, from every hand
+    # opening card state -> (certain, probability) of its best plan so far
+    per_hand: dict = field(default_factory=dict)
+
+    def method(self) -> str:
+        """How the probability was found, for ``SolveResult.method``."""
+        if self.turns is None:
+            return "no flight plan found"
+        if self.probability > self.single + 1e-12:
+            return "the best fixed flight plan for each opening hand, its cards chosen as they come"
+        return f"a fixed {self.turns}-turn flight plan, its cards chosen as they come"
 
 
 def flight_text(model: Model, path: list, mode: str) -> list[str]:
@@ -280,26 +302,34 @@ def flight_text(model: Model, path: list, mode: str) -> list[str]:
 
 def path_lower_bound(
     start: GameState, fresh: bool, deadline: float | None = None, max_nodes: int | None = None,
-    deals: int = 4, open_plans: bool = True,
+    deals: int = 4, open_plans: bool = True, prior: PathBound | None = None,
 ) -> PathBound:
     """The best win probability of fewest-turn flight plans followed whatever
     is drawn (``FlightPath``; from a fresh setup averaged over the opening
-    hands). The plans: open mode's (unless not ``open_plans``), then, from a
-    fresh setup, deal mode's for ``deals`` seeded random deals (other ways
-    through the grid), while the budget lasts. An open mode proven
-    unsolvable makes the optimum 0: every winning run of a strategy is an
-    open-mode plan (the deck order it met, its flips)."""
+    hands, each hand with the plan best for it: the players see their hands
+    before they set out, so choosing the plan by the hand is a strategy of
+    expected mode too). The plans: ``prior``'s, open mode's (unless not
+    ``open_plans``), then, from a fresh setup, deal mode's for ``deals``
+    seeded random deals (other ways through the grid), while the budget
+    lasts. An open mode proven unsolvable makes the optimum 0: every winning
+    run of a strategy is an open-mode plan (the deck order it met, its
+    flips)."""
     model_e = Model(start, "expected")
     starts = sorted(((pr, st[HANDS:PEND]) for pr, st in opening(model_e, fresh)), key=lambda x: -x[0])
     instances = [(start, "open")] if open_plans else []
     if fresh:
         instances += [(initial_state(start.setup, random_deal(start.setup, random.Random(k))), "deal")
                       for k in range(deals)]
-    best, source = PathBound(), None
+    per_hand: dict[tuple, tuple[bool, float]] = dict(prior.per_hand) if prior is not None else {}
+    best = PathBound() if prior is None else replace(prior, per_hand=per_hand)
+    source = None
 
     def done() -> PathBound:
         if source is not None:
-            best.flight = flight_text(*source)  # the best plan's only
+            best.flight = flight_text(*source)  # the best single plan's only
+        got = [per_hand.get(cards, (False, 0.0)) for _pr, cards in starts]
+        best.probability = max(best.single, sum(pr * p for (pr, _c), (_s, p) in zip(starts, got, strict=True)))
+        best.certain = all(sure for sure, _p in got)
         return best
 
     for inst, mode in instances:
@@ -313,18 +343,25 @@ def path_lower_bound(
             model, path = found
             fp = FlightPath(model_e, flight_needs(model, path), deadline)
             # Opening hand by opening hand, the likeliest first: when time runs
-            # out, the hands not yet worked out count as losses (still a
-            # lower bound; four players have 345 hands).
+            # out, the hands not yet worked out keep what an earlier plan gave
+            # them, else count as losses (still a lower bound; four players
+            # have 345 hands).
             p, sure, timed_out = 0.0, True, False
             try:
                 for pr, cards in starts:
-                    sure = sure and fp.certain(0, cards)
-                    p += pr * (1.0 if sure else fp.win(0, cards))
+                    # (``certain`` first while the plan is: it stops at a
+                    # first draw that does not win for certain.)
+                    got = (True, 1.0) if sure and fp.certain(0, cards) else fp.value(0, cards)
+                    sure = sure and got[0]
+                    p += pr * got[1]
+                    if got > per_hand.get(cards, (False, -1.0)):
+                        per_hand[cards] = got
             except OutOfTime:
                 sure, timed_out = False, True
-            if best.turns is None or p > best.probability:
-                best, source = PathBound(p, sure, len(path) - 1), (model, path, mode)
-            if sure or timed_out:
+            if best.turns is None or p > best.single:
+                best.single, best.single_certain, best.turns = p, sure, len(path) - 1
+                source = (model, path, mode)
+            if sure or timed_out or all(per_hand.get(cards, (False,))[0] for _pr, cards in starts):
                 return done()
         if deadline is not None and time.perf_counter() > deadline:
             break
@@ -347,10 +384,15 @@ def solve_expected(
         """The deadline at ``share`` of the budget."""
         return None if timeout is None else t0 + share * timeout
 
+    # From a fresh setup with three or four players or the escape pod the
+    # adaptive search below has proven nothing in seconds (docs/SOLVER.md,
+    # "Expected mode"): there the time goes to flight plans, which raise the
+    # lower bound (four players' 345 opening hands take seconds for one).
+    plans_only = fresh and (start.options.players > 1 or start.options.escape_pod)
     # First open mode's fixed flight plans (a lower bound, often certain).
-    bound = path_lower_bound(start, fresh, by(0.5), max_nodes, deals=0)
+    bound = path_lower_bound(start, fresh, by(0.8 if plans_only else 0.5), max_nodes, deals=0)
     if bound.certain:
-        return _settled(t0, 1.0, f"a fixed {bound.turns}-turn flight plan wins whatever is drawn", bound.flight)
+        return _certain(t0, bound)
     if bound.impossible:
         return _settled(t0, 0.0, "no deck order wins (open mode)")
     model = Model(start, "expected")
@@ -359,7 +401,7 @@ def solve_expected(
     nodes = 0
     # Then a strategy that adapts to the draws and still wins whatever is
     # drawn (``adaptive``), from the fewest turns open mode needs.
-    if bound.turns is not None and model.actions_per_turn == 1:
+    if bound.turns is not None and model.actions_per_turn == 1 and not plans_only:
         # From a fresh setup the expectimax settles nothing in a budget of
         # seconds (docs/SOLVER.md, "Expected mode"): the time goes to this
         # search, which may make the answer exact, not to bounds.
@@ -374,13 +416,22 @@ def solve_expected(
         nodes = sure.nodes
     # Then deal mode's flight plans, other ways through the grid.
     if fresh:
-        more = path_lower_bound(start, fresh, by(0.97), max_nodes, open_plans=False)
-        if more.probability > bound.probability:
-            bound = more
+        bound = path_lower_bound(start, fresh, by(0.97), max_nodes, open_plans=False, prior=bound)
+        if bound.certain:
+            return _certain(t0, bound, nodes)
     if h.relaxed is not None and timeout is not None:
         h.relaxed.deadline = t0 + timeout  # past it a relaxed search gives up (a weaker bound)
     lo, hi, nodes = _expectimax(model, h, roots, nodes, t0, timeout, max_nodes, progress)
     return _bracketed(lo, hi, bound, nodes, time.perf_counter() - t0)
+
+
+def _certain(t0: float, bound: PathBound, nodes: int = 0) -> SolveResult:
+    """``solve_expected``'s answer when flight plans win whatever is drawn."""
+    if bound.single_certain:
+        return _settled(t0, 1.0, f"a fixed {bound.turns}-turn flight plan wins whatever is drawn", bound.flight,
+                        nodes)
+    return _settled(t0, 1.0, "a fixed flight plan chosen by the opening hands wins whatever is drawn",
+                    nodes=nodes)
 
 
 def _settled(t0: float, p: float, method: str, flight: list[str] | None = None, nodes: int = 0) -> SolveResult:
@@ -480,8 +531,7 @@ def _bracketed(lo: float, hi: float, bound: PathBound, nodes: int, seconds: floa
     if exact:
         method = "expectimax over every decision and draw"
     else:
-        path_note = (f"a fixed {bound.turns}-turn flight plan, its cards chosen as they come"
-                     if bound.turns is not None else "no flight plan found")
+        path_note = bound.method()
         from_path = bound.probability > lo
         lo = max(lo, bound.probability)
         lower = path_note if from_path else "the states the expectimax settled" if lo > 0 else "none found in time"
@@ -492,8 +542,8 @@ def _bracketed(lo: float, hi: float, bound: PathBound, nodes: int, seconds: floa
         status=status, plan=None, turns=None, bound=None, nodes=nodes, seconds=seconds,
         mode="expected", objective="probability", win_probability=lo if exact else None,
         lower=lo, upper=hi, stopped="" if exact else "budget", method=method,
-        # The flight plan when it is behind the answer (and wins at all).
-        flight=bound.flight if 0 < bound.probability >= lo else None,
+        # The flight plan when it alone is behind the answer (and wins at all).
+        flight=bound.flight if 0 < bound.single >= lo else None,
     )
 
 

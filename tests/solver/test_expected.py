@@ -148,6 +148,25 @@ def test_flight_plans_never_beat_the_exact_expectimax(seed, keep, monkeypatch):
         assert r.win_probability == pytest.approx(exact)
 
 
+def test_more_players_from_a_fresh_setup_spend_the_budget_on_flight_plans(monkeypatch):
+    # There the AND-OR search has settled none of 150 setups in 10 s
+    # (docs/SOLVER.md, "Expected mode"); the deal-mode plans that follow the
+    # open-mode ones get its time.
+    from sensor_ghosts.generators.generate import generate_setup
+    from sensor_ghosts.rules.options import RuleOptions
+    from sensor_ghosts.solver.adaptive import SureWin
+
+    def no_search(*_a, **_k):
+        raise AssertionError("the AND-OR search ran")
+
+    monkeypatch.setattr(SureWin, "within", no_search)
+    r = solve(generate_setup(seed=0, options=RuleOptions(players=3)), mode="expected", timeout=2)
+    assert r.status == "unknown" and r.lower < r.upper == 1.0
+    # Solo it runs (seed 4: no fixed flight plan wins for certain).
+    with pytest.raises(AssertionError, match="AND-OR"):
+        solve(generate_setup(seed=4), mode="expected", timeout=2)
+
+
 def test_expected_mode_says_how_it_knows():
     setup = quick_setup(1)
     r = solve(setup, mode="expected", timeout=30)
@@ -163,13 +182,40 @@ def test_expected_mode_says_how_it_knows():
     # Too few nodes for the adaptive strategy it has (1,187 nodes, measured).
     r = solve(quick_setup(5), mode="expected", timeout=30, max_nodes=600)
     assert r.status == "unknown" and 0.9 < r.lower < r.upper == 1.0
-    assert "lower: a fixed 11-turn flight plan" in r.method and "upper:" in r.method
+    assert "lower: the best fixed flight plan for each opening hand, its cards" in r.method
+    assert "upper:" in r.method and r.flight is None  # (no one plan is behind the lower bound)
     assert r.as_dict()["method"] == r.method
 
 
 def _probability(fp: FlightPath, model_e: Model) -> float:
     """The plan's win probability from a fresh setup, over the opening hands."""
     return sum(pr * fp.win(0, st[HANDS:PEND]) for pr, st in expected.opening(model_e, True))
+
+
+def test_each_opening_hand_takes_the_plan_best_for_it():
+    # The players see their hands before they set out: the bound is the sum
+    # over hands of the best plan's chance for that hand, which is at least
+    # each plan's own. Here a deal-mode plan (seeded deal 3, its fewest
+    # cards, measured) suits other hands than open mode's plans do.
+    setup = quick_setup(5)
+    start = initial_state(setup, setup.deal)
+    model_e = Model(start, "expected")
+    hands = [(pr, st[HANDS:PEND]) for pr, st in expected.opening(model_e, True)]
+
+    def wins(found: tuple) -> list[float]:
+        fp = FlightPath(model_e, flight_needs(*found))
+        return [fp.win(0, cards) for _pr, cards in hands]
+
+    per_plan = [wins(found) for found in _open_plans(start, True)]
+    dealt = initial_state(setup, random_deal(setup, random.Random(3)))
+    *_first, (_status, other) = expected._fewest_turn_plans(dealt, "deal", True, None, None)  # fewest cards
+    per_plan.append(wins(other))
+    singles = [sum(pr * w for (pr, _c), w in zip(hands, ws, strict=True)) for ws in per_plan]
+    mixed = sum(pr * max(ws) for (pr, _c), ws in zip(hands, zip(*per_plan, strict=True), strict=True))
+    prior = PathBound(per_hand={cards: (False, w) for (_pr, cards), w in zip(hands, per_plan[-1], strict=True)})
+    bound = path_lower_bound(start, True, deals=0, prior=prior)
+    assert bound.probability == pytest.approx(mixed) and mixed > max(singles) + 1e-3
+    assert bound.single == pytest.approx(max(singles[:-1])) and not bound.certain
 
 
 def test_hands_left_when_time_runs_out_count_as_losses(monkeypatch):
@@ -185,15 +231,15 @@ def test_hands_left_when_time_runs_out_count_as_losses(monkeypatch):
     fp = FlightPath(model_e, flight_needs(model, path))
     hands = sorted(((pr, st[HANDS:PEND]) for pr, st in expected.opening(model_e, True)), key=lambda x: -x[0])
     want = sum(pr * fp.win(0, cards) for pr, cards in hands[:3])
-    win, calls = FlightPath.win, []
+    value, calls = FlightPath.value, []
 
-    def win_then_out(self, i, cards):
+    def value_then_out(self, i, cards):
         calls.append(cards)
         if len(calls) > 3:
             raise expected.OutOfTime
-        return win(self, i, cards)
+        return value(self, i, cards)
 
-    monkeypatch.setattr(FlightPath, "win", win_then_out)
+    monkeypatch.setattr(FlightPath, "value", value_then_out)
     partial = path_lower_bound(start, True, deals=0)
     assert partial.probability == pytest.approx(want) and want < full.probability
     assert not partial.certain and partial.turns == full.turns
