@@ -487,7 +487,6 @@ class RelaxedBound:
         if got is not None and (got[0] <= turns or got[1] > turns):
             return got[0] <= turns
         _, rot, masks, held, shields, vir, credits = key
-        self._timed_out = False
         value = self._search(key[0], rot, masks, held, shields, vir, credits, turns + 1, decide=True,
                              scan_first=scan_first)
         if self._timed_out:

@@ -183,3 +183,20 @@ def test_merged_outcomes_rule_out_only_grids_each_outcome_rules_out():
                         if not fits:
                             assert all(sure.grid.turns_needed(g2, turns) > turns for g2 in outcomes)
     assert said == {True, False}
+
+
+def test_a_bound_cut_by_the_clock_is_not_kept():
+    # A relaxed search stopped by its deadline answers a weaker bound; the
+    # grid half uses it once and asks again next time.
+    setup = generate_setup(seed=4)
+    model = Model(initial_state(setup, setup.deal), "expected")
+    grid = split.GridHalf(model, 0, Heuristic(model))
+    gk = split.grid_key(model.root_state())
+    relaxed = grid.relaxed_bound()
+    relaxed.deadline = time.perf_counter() - 1.0
+    cut = grid.turns_needed(gk, 20)
+    assert relaxed.timed_out and (gk, 20) not in grid._bound
+    relaxed.deadline = None
+    full = grid.turns_needed(gk, 20)
+    assert not relaxed.timed_out and grid._bound[(gk, 20)] == full and cut <= full
+    assert full > 1  # (the dock is more than a turn from Earth)
