@@ -124,9 +124,9 @@ class FlightPath:
         return self._solve(i, cards)[1]
 
     def value(self, i: int, cards: tuple) -> tuple[bool, float]:
-        """(``certain``, ``win``) at once: 1.0 when certain."""
+        """(``certain``, ``win``) at once (``_solve`` makes a certain win 1.0)."""
         sure, p, _choice = self._solve(i, cards)
-        return sure, 1.0 if sure else p
+        return sure, p
 
     def certain(self, i: int, cards: tuple) -> bool:
         """Decided on its own, without the probabilities: an option fails at
@@ -324,12 +324,15 @@ def path_lower_bound(
     best = PathBound() if prior is None else replace(prior, per_hand=per_hand)
     source = None
 
+    def every_hand_certain() -> bool:
+        return all(per_hand.get(cards, (False,))[0] for _pr, cards in starts)
+
     def done() -> PathBound:
         if source is not None:
             best.flight = flight_text(*source)  # the best single plan's only
-        got = [per_hand.get(cards, (False, 0.0)) for _pr, cards in starts]
-        best.probability = max(best.single, sum(pr * p for (pr, _c), (_s, p) in zip(starts, got, strict=True)))
-        best.certain = all(sure for sure, _p in got)
+        per_hand_sum = sum(pr * per_hand.get(cards, (False, 0.0))[1] for pr, cards in starts)
+        best.probability = max(best.single, per_hand_sum)
+        best.certain = every_hand_certain()
         return best
 
     for inst, mode in instances:
@@ -361,7 +364,7 @@ def path_lower_bound(
             if best.turns is None or p > best.single:
                 best.single, best.single_certain, best.turns = p, sure, len(path) - 1
                 source = (model, path, mode)
-            if sure or timed_out or all(per_hand.get(cards, (False,))[0] for _pr, cards in starts):
+            if timed_out or every_hand_certain():  # (a plan certain from every hand makes every hand so)
                 return done()
         if deadline is not None and time.perf_counter() > deadline:
             break
