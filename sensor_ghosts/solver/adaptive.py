@@ -118,7 +118,13 @@ class SureWin:
         if got is None:
             ranked: dict[tuple, list] = {}
             bound = self.grid.turns_needed
-            for pc, end in self.grid.ends(gk, pod):
+            # Most actions are Deep Scans (every card's flip, every row's
+            # shift), and near a deadline none of them can be followed by a
+            # win: one relaxed search rules them all out (``scan_within``, as
+            # ``split.GridHalf.scan_may_fit``), where each would cost a turn
+            # worked out and its re-scan outcomes bounded.
+            scans = left > 1 and self.grid.relaxed_bound().scan_within(split.as_state(gk, split.NO_CARDS), left)
+            for pc, end in self.grid.ends(gk, pod, scans=scans):
                 if self.deadline is not None and time.perf_counter() > self.deadline:
                     raise _OutOfBudget  # (before anything is kept)
                 if end is None:

@@ -57,10 +57,24 @@ from collections.abc import Callable
 from dataclasses import dataclass, field, replace
 from math import comb
 
+from ..rules.geometry import DIRECTIONS
 from ..rules.state import GameState, initial_state, random_deal
 from . import split
 from .adaptive import SureWin
-from .model import DECK, DISC, HANDS, PASS2, PEND, Branch, Model, pay_class
+from .model import (
+    DECK,
+    DISC,
+    HANDS,
+    KIND_DS,
+    KIND_SH,
+    PASS2,
+    PEND,
+    SCAN,
+    SHIELDS,
+    Branch,
+    Model,
+    pay_class,
+)
 from .model_state import Root
 from .plan import build_plan, dealt_of
 from .result import SolveResult, SolverInputError
@@ -113,25 +127,95 @@ class FlightPath:
         self.m = model
         self.needs = needs
         self.deadline = deadline  # past it ``OutOfTime`` is raised
-        # (turn, cards) -> (certain, probability, cards after the best command)
-        self._memo: dict[tuple, tuple[bool, float, tuple | None]] = {}
+        # (turn, cards) (``_key``) -> (certain, probability)
+        self._memo: dict[tuple, tuple[bool, float]] = {}
         self._sure: dict[tuple, bool] = {}  # ``certain`` alone
         self._calls = 0
-        self._pays: dict[tuple, list] = {}
+        # (hands, heading, active player, pod) -> ``split.hand_payments``'
+        # answer for every pay class: a plan's turns ask for a few classes
+        # each, of the same hands.
+        self._pays: dict[tuple, dict] = {}
+        self._play_keys: dict = {}  # ``hand_payments``' memo (one per model and pod position)
         self._draws: dict[tuple, list] = {}
+        self._chances: dict[tuple, float] = {}  # (deck, drawn, discard if reshuffled) -> chance
+        # Per turn, the headings alike for it (``_canonical``): (the one
+        # direction a single Fly card may take, a heading that forbids it), or
+        # None when the heading carries on past the turn (a player without cards).
+        self._alike: list[tuple | None] = []
+        for need, _base in needs:
+            if need == split.SKIP:
+                self._alike.append(None)
+            else:
+                d = need[0][1]  # the Fly's or Peek's direction; None: another action
+                self._alike.append((d, next((e for e in DIRECTIONS if e != d), None)))
+        # Per turn, whether a Deep Scan card and a Shields card play alike from
+        # it on (``_merged``): no turn left needs either action, and without
+        # the pod their movement values do not count.
+        scan, shields = ([t for t, k in enumerate(model.tok_kind) if k == kind] for kind in (KIND_DS, KIND_SH))
+        self._junk = (scan[0], shields[0]) if len(scan) == len(shields) == 1 and not model.pod_variant else None
+        self._swapped: dict[tuple, tuple] = {}
+        self._merge = [False] * len(needs)
+        for i in range(len(needs) - 1, -1, -1):
+            need = needs[i][0]
+            if need != split.SKIP and need[0] in (SCAN, (SHIELDS, None)):
+                break
+            self._merge[i] = self._junk is not None
 
     def win(self, i: int, cards: tuple) -> float:
-        return self._solve(i, cards)[1]
+        return self.value(i, cards)[1]
 
     def value(self, i: int, cards: tuple) -> tuple[bool, float]:
         """(``certain``, ``win``) at once (``_solve`` makes a certain win 1.0)."""
-        sure, p, _choice = self._solve(i, cards)
-        return sure, p
+        cards = self._canonical(i, cards)
+        return self._solve(i, cards, self._key(i, cards))
+
+    def _key(self, i: int, cards: tuple) -> tuple:
+        """The memo's key of turn ``i`` and card state ``cards`` (``_canonical``
+        already): with the card kinds that play alike from turn ``i`` on
+        as one (``_merged``)."""
+        return (i, self._merged(cards)) if self._merge[i] else (i, cards)
+
+    def _merged(self, cards: tuple) -> tuple:
+        """``cards`` with every Deep Scan card as a Shields card. When no turn
+        left needs a Deep Scan or Shields (and the pod, whose moves read a
+        card's value, is not played), either card pays only as one of a
+        three-card wild ([D24]) and leaves no heading: the two play alike,
+        and draws of them are as likely together as a draw of either."""
+        hands, deck, disc, head, pass2, active = cards
+        swap = self._swapped.get
+        return (tuple(swap(h) or self._swap(h) for h in hands), swap(deck) or self._swap(deck),
+                swap(disc) or self._swap(disc), head, pass2, active)
+
+    def _swap(self, pile: tuple) -> tuple:
+        """``_merged`` of one hand or pile (sorted), kept."""
+        assert self._junk is not None
+        scan, shields = self._junk
+        got = self._swapped[pile] = tuple(sorted(shields if t == scan else t for t in pile)) if scan in pile else pile
+        return got
+
+    def _canonical(self, i: int, cards: tuple) -> tuple:
+        """``cards`` with its heading as another that plays alike on turn
+        ``i``. Every command sets the heading afresh, and the one before
+        matters only to a single Fly card, which may fly or peek only its
+        way ([D11]). So for a turn of Fly or Peek in direction d, "none" and
+        d allow the same payments, and every other heading forbids the same
+        one; for another action the heading changes nothing. Four players'
+        plans meet many states that differ only there."""
+        alike = self._alike[i]
+        head = cards[3]
+        if alike is None or head is None:
+            return cards
+        d, other = alike
+        to = None if d is None or head == d else other
+        return cards if head == to else (*cards[:3], to, *cards[4:])
 
     def certain(self, i: int, cards: tuple) -> bool:
         """Decided on its own, without the probabilities: an option fails at
         its first draw that does not win for certain."""
-        key = (i, cards)
+        cards = self._canonical(i, cards)
+        return self._certain(i, cards, self._key(i, cards))
+
+    def _certain(self, i: int, cards: tuple, key: tuple) -> bool:
         got = self._sure.get(key)
         if got is None:
             full = self._memo.get(key)
@@ -141,8 +225,8 @@ class FlightPath:
             last = i == len(self.needs) - 1
             got = False
             for cards1 in self._options(i, cards):
-                outcomes = self._drawn(cards1)
-                if last or (outcomes and all(self.certain(i + 1, cards2) for _pr, cards2 in outcomes)):
+                outcomes = [] if last else self._drawn(i, cards1)
+                if last or (outcomes and all(self._certain(i + 1, c2, k2) for _pr, c2, k2 in outcomes)):
                     got = True
                     break
             self._sure[key] = got
@@ -155,8 +239,21 @@ class FlightPath:
 
     def choice(self, i: int, cards: tuple) -> tuple | None:
         """The cards after turn ``i``'s best command, before the draw; None
-        when nothing pays for the turn."""
-        return self._solve(i, cards)[2]
+        when nothing pays for the turn. (Worked out here from the values of
+        the options: the memo keeps a state alike to ``cards``, whose
+        choice may play other cards.)"""
+        cards = self._canonical(i, cards)
+        best: tuple = (False, -1.0)
+        chosen = None
+        for cards1 in self._options(i, cards):
+            if i == len(self.needs) - 1:
+                return cards1
+            outcomes = [(pr, self._solve(i + 1, c2, k2)) for pr, c2, k2 in self._drawn(i, cards1)]
+            sure = bool(outcomes) and all(got[0] for _pr, got in outcomes)
+            got1 = (sure, 1.0 if sure else sum(pr * got[1] for pr, got in outcomes))
+            if got1 > best:
+                best, chosen = got1, cards1
+        return chosen
 
     def _options(self, i: int, cards: tuple) -> list[tuple]:
         """The card states after a command paying for turn ``i``."""
@@ -166,45 +263,58 @@ class FlightPath:
             return [cards] if need == split.SKIP else []
         if need == split.SKIP:
             return []  # a player holding a card must play [D10]
-        key = (hands, head, active, need, base.pod)
+        key = (hands, head, active, base.pod)
         what = self._pays.get(key)
         if what is None:
-            what = self._pays[key] = split.hand_payments(self.m, base, hands, head, active).get(need, [])
-        return [split.after_payment(cards, paid) for paid in what]
+            memo = self._play_keys.setdefault(base.pod, {})
+            what = self._pays[key] = split.hand_payments(self.m, base, hands, head, active, memo)
+        return [split.after_payment(cards, paid) for paid in what.get(need, ())]
 
-    def _drawn(self, cards1: tuple) -> list[tuple[float, tuple]]:
-        """(probability, card state) for each outcome of the draw (§7) after
-        a command, the next player active. None at all when the deck runs out
-        on the second pass ([D15], a loss): the deck's size, not the cards
-        drawn, decides that."""
-        got = self._draws.get(cards1)
+    def _drawn(self, i: int, cards1: tuple) -> list[tuple[float, tuple, tuple]]:
+        """(probability, card state, its memo key) for each outcome of the draw
+        (§7) after turn ``i``'s command, the next player active
+        (``_canonical`` for turn ``i + 1``). None at all when the deck runs
+        out on the second pass ([D15], a loss): the deck's size, not the
+        cards drawn, decides that."""
+        got = self._draws.get((i, cards1))
         if got is None:
             _hands, deck, disc = cards1[:3]
-            got = self._draws[cards1] = [
-                (_draw_probability(deck, drawn, disc, self.m.wild_tok), cards2)
-                for cards2, drawn in self.m.after_draw(cards1)
-            ]
+            got = []
+            for cards2, drawn in self.m.after_draw(cards1):
+                cards2 = self._canonical(i + 1, cards2)
+                got.append((self._chance(deck, drawn, disc), cards2, self._key(i + 1, cards2)))
+            self._draws[(i, cards1)] = got
         return got
 
-    def _solve(self, i: int, cards: tuple) -> tuple[bool, float, tuple | None]:
-        key = (i, cards)
+    def _chance(self, deck: tuple, drawn: tuple, disc: tuple) -> float:
+        """``_draw_probability``, kept: many card states share a deck (the
+        discard pile matters only when the draw reshuffles it)."""
+        key = (deck, drawn, disc if "R" in drawn else None)
+        got = self._chances.get(key)
+        if got is None:
+            got = self._chances[key] = _draw_probability(deck, drawn, disc, self.m.wild_tok)
+        return got
+
+    def _solve(self, i: int, cards: tuple, key: tuple) -> tuple[bool, float]:
+        """(certain, probability) from turn ``i`` and card state ``cards``
+        (``_canonical``), whose memo key is ``key``."""
         got = self._memo.get(key)
         if got is not None:
             return got
         self._tick()
-        best: tuple[bool, float, tuple | None] = (False, 0.0, None)
-        last = i == len(self.needs) - 1
-        for cards1 in self._options(i, cards):
-            if last:
-                best = (True, 1.0, cards1)  # the win: no draw (§4)
-                break
-            outcomes = [(pr, self._solve(i + 1, cards2)) for pr, cards2 in self._drawn(cards1)]
-            sure = bool(outcomes) and all(got2[0] for _pr, got2 in outcomes)
-            p = 1.0 if sure else sum(pr * got2[1] for pr, got2 in outcomes)
-            if (sure, p) > best[:2]:
-                best = (sure, p, cards1)
-                if sure:
-                    break
+        best = (False, 0.0)
+        if i == len(self.needs) - 1:
+            if self._options(i, cards):
+                best = (True, 1.0)  # the win: no draw (§4)
+        else:
+            for cards1 in self._options(i, cards):
+                outcomes = [(pr, self._solve(i + 1, c2, k2)) for pr, c2, k2 in self._drawn(i, cards1)]
+                sure = bool(outcomes) and all(got2[0] for _pr, got2 in outcomes)
+                p = 1.0 if sure else sum(pr * got2[1] for pr, got2 in outcomes)
+                if (sure, p) > best:
+                    best = (sure, p)
+                    if sure:
+                        break
         self._memo[key] = best
         return best
 

@@ -116,15 +116,16 @@ class GridHalf:
             self._bound[key] = got = min(got, left + 1)
         return got
 
-    def ends(self, gk: tuple, pod: tuple | None, only: tuple | None = None) -> list[tuple[tuple, tuple | None]]:
+    def ends(self, gk: tuple, pod: tuple | None, only: tuple | None = None,
+             scans: bool = True) -> list[tuple[tuple, tuple | None]]:
         """(pay class, grid end: ``Model._grid_end``) of every turn from grid
-        ``gk`` (of pay class ``only``, if given), the pod moving by ``pod``;
-        ``pod`` SKIP: the turn of a player without cards (pay class SKIP,
-        §9)."""
+        ``gk`` (of pay class ``only``, if given; without the Deep Scans if
+        not ``scans``), the pod moving by ``pod``; ``pod`` SKIP: the turn of
+        a player without cards (pay class SKIP, §9)."""
         st = as_state(gk, NO_CARDS)
         if pod == SKIP:
             return [(SKIP, self.m.grid_skip(st))]
-        return [(pay_class(act), end) for act, end in self.m.grid_moves(st, pod, only)]
+        return [(pay_class(act), end) for act, end in self.m.grid_moves(st, pod, only, scans)]
 
     def live(self, gid: int, t: int) -> dict:
         """(pay class, pod move) -> ``nexts``' answer, as far as asked (one

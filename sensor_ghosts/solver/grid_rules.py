@@ -381,10 +381,12 @@ class GridRules:
         out.append((SHIELDS, None))
         return out
 
-    def class_actions(self, b: Branch, pay: tuple | None) -> list[tuple]:
-        """``actions`` of pay class ``pay`` (``pay_class``; None: all)."""
+    def class_actions(self, b: Branch, pay: tuple | None, scans: bool = True) -> list[tuple]:
+        """``actions`` of pay class ``pay`` (``pay_class``; None: all, without
+        the Deep Scans unless ``scans``)."""
         if pay is None:
-            return self.actions(b, frozenset())
+            every = self.actions(b, frozenset())
+            return every if scans else [a for a in every if a[0] not in (FLIP, SHIFT)]
         if pay[0] in (FLY, PEEK, SHIELDS):
             return [pay]  # (a class of one action)
         return [a for a in self.actions(b, frozenset()) if a[0] in (FLIP, SHIFT)]

@@ -397,18 +397,20 @@ class Model(GridRules, CardRules):
             if not (useful_only and b2.shields >= base.shields and not b2.won)
         ]
 
-    def grid_moves(self, st: tuple, pod: tuple | None = None, only: tuple | None = None) -> list[tuple[tuple, tuple]]:
+    def grid_moves(self, st: tuple, pod: tuple | None = None, only: tuple | None = None,
+                   scans: bool = True) -> list[tuple[tuple, tuple]]:
         """The grid's side of every turn from ``st`` with a command whatever
         cards pay for it, the pod (if any) moving by ``pod`` (``pod_move``):
         (action, ``_grid_end``) pairs over every bolster and every action
-        (of pay class ``only``, if given). Without the §12 second action a
+        (of pay class ``only``, if given; without the Deep Scans if not
+        ``scans``). Without the §12 second action a
         turn's grid side is its action's and the pod's move alone
         (``solver.split``)."""
         assert not self.second_ok
         out: list[tuple[tuple, tuple]] = []
         for _bolster, base, useful_only in self._bolstered(st):
             peek = None  # a Peek changes nothing on the grid, whatever its direction
-            for act in self.class_actions(base, only):
+            for act in self.class_actions(base, only, scans):
                 if act[0] == PEEK:
                     if peek is None:
                         peek = self._action_ends(base, act, pod, useful_only)

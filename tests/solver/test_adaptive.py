@@ -18,7 +18,7 @@ from sensor_ghosts.solver import expected, split
 from sensor_ghosts.solver.adaptive import SureWin
 from sensor_ghosts.solver.api import solve
 from sensor_ghosts.solver.expected import PathBound, path_lower_bound
-from sensor_ghosts.solver.model import Model
+from sensor_ghosts.solver.model import SCAN, Model
 from sensor_ghosts.solver.plan import build_plan
 from sensor_ghosts.solver.search import Heuristic
 
@@ -200,3 +200,30 @@ def test_a_bound_cut_by_the_clock_is_not_kept():
     full = grid.turns_needed(gk, 20)
     assert not relaxed.timed_out and grid._bound[(gk, 20)] == full and cut <= full
     assert full > 1  # (the dock is more than a turn from Earth)
+
+
+def test_the_deep_scan_cut_drops_only_deep_scans_no_outcome_of_which_fits():
+    # One relaxed search from a grid, starting with a Deep Scan, says "no Deep
+    # Scan can be followed by a win in time" only where every Deep Scan's
+    # every re-scan outcome is bounded out on its own; and it does say it.
+    said = set()
+    for seed in (0, 3, 8):
+        setup = generate_setup(seed=seed)
+        for state in (near_earth(seed), initial_state(setup, setup.deal)):
+            model = Model(state, "expected")
+            sure = SureWin(model)
+            relaxed = sure.grid.relaxed_bound()
+            root = model.root_state()
+            for st in [root] + [s2 for s2, _r, _n, _w in model.successors(root)][:6]:
+                gk = split.grid_key(st)
+                scans = [end for pc, end in sure.grid.ends(gk, None) if pc == SCAN and end is not None]
+                assert scans
+                assert [e for _pc, e in sure.grid.ends(gk, None, scans=False)] == [
+                    e for pc, e in sure.grid.ends(gk, None) if pc != SCAN]
+                for left in (2, 3, 5, 8):
+                    fits = relaxed.scan_within(split.as_state(gk, split.NO_CARDS), left)
+                    said.add(fits)
+                    if not fits:
+                        assert all(sure.grid.turns_needed(g2, left - 1) > left - 1
+                                   for end in scans for g2 in split.next_grids(end))
+    assert said == {True, False}
