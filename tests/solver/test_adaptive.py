@@ -160,28 +160,34 @@ def test_the_budget_holds_where_grid_checks_are_slow():
     assert time.perf_counter() - t0 < 3.0
 
 
-def test_merged_outcomes_rule_out_only_grids_each_outcome_rules_out():
-    # One relaxed search over an action's re-scan outcomes, their rows'
-    # patterns merged, says "none can win in time" only where each outcome's
-    # own bound says so; and it does say it, or it would save nothing.
-    said = set()
+def _sample_grids():
+    """(search, grid) for the dock and a near-Earth state of setups 0, 3 and
+    8, and the first grids after each."""
     for seed in (0, 3, 8):
         setup = generate_setup(seed=seed)
         for state in (near_earth(seed), initial_state(setup, setup.deal)):
             model = Model(state, "expected")
             sure = SureWin(model)
             root = model.root_state()
-            grids = [root] + [s2 for s2, _r, _n, _w in model.successors(root)][:6]
-            for st in grids:
-                for _pc, end in sure.grid.ends(split.grid_key(st), None):
-                    outcomes = [g2 for g2 in split.next_grids(end) if g2 is not None]
-                    if len(outcomes) < 2:
-                        continue
-                    for turns in (1, 3, 6):
-                        fits = sure._any_may_fit(outcomes, turns)
-                        said.add(fits)
-                        if not fits:
-                            assert all(sure.grid.turns_needed(g2, turns) > turns for g2 in outcomes)
+            for st in [root] + [s2 for s2, _r, _n, _w in model.successors(root)][:6]:
+                yield sure, split.grid_key(st)
+
+
+def test_merged_outcomes_rule_out_only_grids_each_outcome_rules_out():
+    # One relaxed search over an action's re-scan outcomes, their rows'
+    # patterns merged, says "none can win in time" only where each outcome's
+    # own bound says so; and it does say it, or it would save nothing.
+    said = set()
+    for sure, gk in _sample_grids():
+        for _pc, end in sure.grid.ends(gk, None):
+            outcomes = [g2 for g2 in split.next_grids(end) if g2 is not None]
+            if len(outcomes) < 2:
+                continue
+            for turns in (1, 3, 6):
+                fits = sure._any_may_fit(outcomes, turns)
+                said.add(fits)
+                if not fits:
+                    assert all(sure.grid.turns_needed(g2, turns) > turns for g2 in outcomes)
     assert said == {True, False}
 
 
@@ -207,23 +213,15 @@ def test_the_deep_scan_cut_drops_only_deep_scans_no_outcome_of_which_fits():
     # Scan can be followed by a win in time" only where every Deep Scan's
     # every re-scan outcome is bounded out on its own; and it does say it.
     said = set()
-    for seed in (0, 3, 8):
-        setup = generate_setup(seed=seed)
-        for state in (near_earth(seed), initial_state(setup, setup.deal)):
-            model = Model(state, "expected")
-            sure = SureWin(model)
-            relaxed = sure.grid.relaxed_bound()
-            root = model.root_state()
-            for st in [root] + [s2 for s2, _r, _n, _w in model.successors(root)][:6]:
-                gk = split.grid_key(st)
-                scans = [end for pc, end in sure.grid.ends(gk, None) if pc == SCAN and end is not None]
-                assert scans
-                assert [e for _pc, e in sure.grid.ends(gk, None, scans=False)] == [
-                    e for pc, e in sure.grid.ends(gk, None) if pc != SCAN]
-                for left in (2, 3, 5, 8):
-                    fits = relaxed.scan_within(split.as_state(gk, split.NO_CARDS), left)
-                    said.add(fits)
-                    if not fits:
-                        assert all(sure.grid.turns_needed(g2, left - 1) > left - 1
-                                   for end in scans for g2 in split.next_grids(end))
+    for sure, gk in _sample_grids():
+        scans = [end for pc, end in sure.grid.ends(gk, None) if pc == SCAN and end is not None]
+        assert scans
+        assert [e for _pc, e in sure.grid.ends(gk, None, scans=False)] == [
+            e for pc, e in sure.grid.ends(gk, None) if pc != SCAN]
+        for left in (2, 3, 5, 8):
+            fits = sure.grid.relaxed_bound().scan_within(split.as_state(gk, split.NO_CARDS), left)
+            said.add(fits)
+            if not fits:
+                assert all(sure.grid.turns_needed(g2, left - 1) > left - 1
+                           for end in scans for g2 in split.next_grids(end))
     assert said == {True, False}
