@@ -182,15 +182,17 @@ class FlightPath:
         three-card wild ([D24]) and leaves no heading: the two play alike,
         and draws of them are as likely together as a draw of either."""
         hands, deck, disc, head, pass2, active = cards
-        swap = self._swapped.get
-        return (tuple(swap(h) or self._swap(h) for h in hands), swap(deck) or self._swap(deck),
-                swap(disc) or self._swap(disc), head, pass2, active)
+        swap = self._swap
+        return (tuple(swap(h) for h in hands), swap(deck), swap(disc), head, pass2, active)
 
     def _swap(self, pile: tuple) -> tuple:
         """``_merged`` of one hand or pile (sorted), kept."""
-        assert self._junk is not None
-        scan, shields = self._junk
-        got = self._swapped[pile] = tuple(sorted(shields if t == scan else t for t in pile)) if scan in pile else pile
+        got = self._swapped.get(pile)
+        if got is None:
+            assert self._junk is not None
+            scan, shields = self._junk
+            got = tuple(sorted(shields if t == scan else t for t in pile)) if scan in pile else pile
+            self._swapped[pile] = got
         return got
 
     def _canonical(self, i: int, cards: tuple) -> tuple:
@@ -248,12 +250,17 @@ class FlightPath:
         for cards1 in self._options(i, cards):
             if i == len(self.needs) - 1:
                 return cards1
-            outcomes = [(pr, self._solve(i + 1, c2, k2)) for pr, c2, k2 in self._drawn(i, cards1)]
-            sure = bool(outcomes) and all(got[0] for _pr, got in outcomes)
-            got1 = (sure, 1.0 if sure else sum(pr * got[1] for pr, got in outcomes))
-            if got1 > best:
-                best, chosen = got1, cards1
+            got = self._after(i, cards1)
+            if got > best:
+                best, chosen = got, cards1
         return chosen
+
+    def _after(self, i: int, cards1: tuple) -> tuple[bool, float]:
+        """(certain, probability) after turn ``i``'s command left card state
+        ``cards1``, over its draws (not the last turn: that one wins)."""
+        outcomes = [(pr, self._solve(i + 1, c2, k2)) for pr, c2, k2 in self._drawn(i, cards1)]
+        sure = bool(outcomes) and all(got[0] for _pr, got in outcomes)
+        return sure, 1.0 if sure else sum(pr * got[1] for pr, got in outcomes)
 
     def _options(self, i: int, cards: tuple) -> list[tuple]:
         """The card states after a command paying for turn ``i``."""
@@ -308,12 +315,10 @@ class FlightPath:
                 best = (True, 1.0)  # the win: no draw (§4)
         else:
             for cards1 in self._options(i, cards):
-                outcomes = [(pr, self._solve(i + 1, c2, k2)) for pr, c2, k2 in self._drawn(i, cards1)]
-                sure = bool(outcomes) and all(got2[0] for _pr, got2 in outcomes)
-                p = 1.0 if sure else sum(pr * got2[1] for pr, got2 in outcomes)
-                if (sure, p) > best:
-                    best = (sure, p)
-                    if sure:
+                got = self._after(i, cards1)
+                if got > best:
+                    best = got
+                    if got[0]:
                         break
         self._memo[key] = best
         return best
