@@ -155,11 +155,12 @@ class FlightPath:
         self._junk = (scan[0], shields[0]) if len(scan) == len(shields) == 1 and not model.pod_variant else None
         self._swapped: dict[tuple, tuple] = {}
         self._merge = [False] * len(needs)
-        for i in range(len(needs) - 1, -1, -1):
-            need = needs[i][0]
-            if need != split.SKIP and need[0] in (SCAN, (SHIELDS, None)):
-                break
-            self._merge[i] = self._junk is not None
+        if self._junk is not None:
+            for i in range(len(needs) - 1, -1, -1):
+                need = needs[i][0]
+                if need != split.SKIP and need[0] in (SCAN, (SHIELDS, None)):
+                    break
+                self._merge[i] = True
 
     def win(self, i: int, cards: tuple) -> float:
         return self.value(i, cards)[1]
@@ -280,8 +281,8 @@ class FlightPath:
     def _drawn(self, i: int, cards1: tuple) -> list[tuple[float, tuple, tuple]]:
         """(probability, card state, its memo key) for each outcome of the draw
         (§7) after turn ``i``'s command, the next player active
-        (``_canonical`` for turn ``i + 1``). None at all when the deck runs
-        out on the second pass ([D15], a loss): the deck's size, not the
+        (``_canonical`` for turn ``i + 1``). No outcome at all when the deck
+        runs out on the second pass ([D15], a loss): the deck's size, not the
         cards drawn, decides that."""
         got = self._draws.get((i, cards1))
         if got is None:
