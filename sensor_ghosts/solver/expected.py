@@ -15,8 +15,11 @@ Three methods, each sound on its own, tried in this order:
   states), is a lower bound on the optimum; when the plan wins whatever is
   drawn (decided without rounding) the optimum is 1. From a fresh setup
   each opening hand takes the plan best for it (the players see their
-  hands before they set out). When open mode proves that no deck order
-  wins, the optimum is 0: a strategy's winning run is an open-mode plan.
+  hands before they set out). With the escape pod the plan fixes the
+  ship's side of each turn only, and the pod's move is chosen with the
+  turn's cards (``pod_track``; the plan's own moves where that runs out of
+  time). When open mode proves that no deck order wins, the optimum is 0:
+  a strategy's winning run is an open-mode plan.
 * **A strategy that adapts to the draws** (``adaptive.SureWin``): an AND-OR
   search for one that wins whatever is drawn, within the fewest turns open
   mode needs, then one or two more. When it finds one the optimum is 1.
@@ -57,7 +60,7 @@ from collections.abc import Callable
 from dataclasses import dataclass, field, replace
 from math import comb
 
-from ..rules.geometry import DIRECTIONS
+from ..rules.geometry import DIRECTIONS, DOCK, EARTH, Pos
 from ..rules.state import GameState, initial_state, random_deal
 from . import split
 from .adaptive import SureWin
@@ -77,6 +80,7 @@ from .model import (
 )
 from .model_state import Root
 from .plan import build_plan, dealt_of
+from .pod_track import WAITING, WON, PodTrack
 from .result import SolveResult, SolverInputError
 from .search import INF, Heuristic, astar
 
@@ -106,6 +110,19 @@ def _draw_probability(pool: tuple, drawn: tuple, disc_after_play: tuple, wild: i
     return p
 
 
+# A turn after the plan's last, spent waiting at Earth for the pod
+# (``FlightPath.pods``; its pay classes: ``pod_track.WAITING``).
+_WAIT = ("wait", None)
+
+
+# With the escape pod: how many turns a flight plan may wait at Earth for the
+# pod after its last (``FlightPath``'s ``waiting``), and how many of the
+# commands paying for a turn are weighed (``FlightPath._options``; docs/SOLVER.md,
+# "Expected mode", on both).
+POD_WAITING = 1
+POD_OPTIONS = 1
+
+
 class OutOfTime(Exception):
     """A ``FlightPath`` worked past its deadline."""
 
@@ -120,30 +137,57 @@ class FlightPath:
     state ``cards`` (hands, deck, disc, heading, pass2, active), the cards
     chosen to maximise it; ``certain`` whether some choice of cards wins
     whatever is drawn (decided without rounding); ``choice`` the cards after
-    the best command."""
+    the best command.
 
-    def __init__(self, model: Model, needs: list[tuple[tuple, Branch]], deadline: float | None = None):
+    ``pods``: with the escape pod, the plan's ``PodTrack``. Then the pod's
+    move is not the plan's but whatever the cards paying for the turn give
+    (§10), chosen with them; the pod's place is part of the state (the
+    ``pod`` arguments), and the game is won when the ship and the pod are
+    both at Earth, up to ``waiting`` turns after the plan's last
+    (``pod_track.WAITING``). Of the commands that pay for a turn, only the
+    ``POD_OPTIONS`` best by a rule of thumb are weighed (``_options``): a
+    strategy still, so still a lower bound, and worked out exactly; weighing
+    them all multiplies the card states by the pod's places, too slow for
+    seconds."""
+
+    def __init__(self, model: Model, needs: list[tuple[tuple, Branch]], deadline: float | None = None,
+                 pods: PodTrack | None = None, waiting: int = 0):
         assert model.mode == "expected"
         self.m = model
+        self.pods = pods
+        if pods is not None:
+            needs = needs + [(_WAIT, needs[-1][1])] * waiting
+            # What ``hand_payments`` reads of the branch: whether the pod
+            # is free to move (by that, keyed) or has arrived.
+            free, arrived = needs[0][1].copy(), needs[0][1].copy()
+            free.pod, arrived.pod = DOCK, EARTH
+            self._bases = {True: free, False: arrived}
+            # Every move a top card could give the pod (``PodTrack.turns_to_arrive``).
+            self._moves = tuple((d, v) for d in DIRECTIONS for v in sorted(set(model.tok_value)))
         self.needs = needs
+        self.last = len(needs) - 1
         self.deadline = deadline  # past it ``OutOfTime`` is raised
-        # (turn, cards) (``_key``) -> (certain, probability)
+        # (turn, cards) (``_key``), with the pod's place (``pods``) ->
+        # (certain, probability)
         self._memo: dict[tuple, tuple[bool, float]] = {}
         self._sure: dict[tuple, bool] = {}  # ``certain`` alone
         self._calls = 0
         # (hands, heading, active player, pod) -> ``split.hand_payments``'
         # answer for every pay class: a plan's turns ask for a few classes
-        # each, of the same hands.
+        # each, of the same hands. (With ``pods``, whether the pod is free
+        # stands for the pod.)
         self._pays: dict[tuple, dict] = {}
         self._play_keys: dict = {}  # ``hand_payments``' memo (one per model and pod position)
         self._draws: dict[tuple, list] = {}
+        self._paying: dict[tuple, list] = {}  # with ``pods``: (turn, cards, pod free) -> [(pod move, cards after)]
         self._chances: dict[tuple, float] = {}  # (deck, drawn, discard if reshuffled) -> chance
         # Per turn, the headings alike for it (``_canonical``): (the one
         # direction a single Fly card may take, a heading that forbids it), or
-        # None when the heading carries on past the turn (a player without cards).
+        # None when the heading carries on past the turn (a player without
+        # cards) or a waiting turn's Fly may take any direction.
         self._alike: list[tuple | None] = []
         for need, _base in needs:
-            if need == split.SKIP:
+            if need in (split.SKIP, _WAIT):
                 self._alike.append(None)
             else:
                 d = need[0][1]  # the Fly's or Peek's direction; None: another action
@@ -162,19 +206,25 @@ class FlightPath:
                     break
                 self._merge[i] = True
 
-    def win(self, i: int, cards: tuple) -> float:
-        return self.value(i, cards)[1]
+    def win(self, i: int, cards: tuple, pod: Pos | None = None) -> float:
+        return self.value(i, cards, pod)[1]
 
-    def value(self, i: int, cards: tuple) -> tuple[bool, float]:
-        """(``certain``, ``win``) at once (``_solve`` makes a certain win 1.0)."""
-        cards = self._canonical(i, cards)
-        return self._solve(i, cards, self._key(i, cards))
+    def value(self, i: int, cards: tuple, pod: Pos | None = None) -> tuple[bool, float]:
+        """(``certain``, ``win``) at once (``_solve`` makes a certain win
+        1.0). ``pod``: its place before turn ``i`` (``pods``; at turn 0 the
+        start's by default)."""
+        cards, pod = self._canonical(i, cards), self._pod(pod)
+        return self._solve(i, cards, pod, self._key(i, cards, pod))
 
-    def _key(self, i: int, cards: tuple) -> tuple:
-        """The memo's key of turn ``i`` and card state ``cards`` (``_canonical``
-        already): with the card kinds that play alike from turn ``i`` on
-        as one (``_merged``)."""
-        return (i, self._merged(cards)) if self._merge[i] else (i, cards)
+    def _pod(self, pod: Pos | None) -> Pos | None:
+        return self.needs[0][1].pod if pod is None and self.pods is not None else pod
+
+    def _key(self, i: int, cards: tuple, pod: Pos | None) -> tuple:
+        """The memo's key of turn ``i``, card state ``cards`` (``_canonical``
+        already) and the pod's place (``pods``; else None): with the card
+        kinds that play alike from turn ``i`` on as one (``_merged``)."""
+        key = (i, self._merged(cards)) if self._merge[i] else (i, cards)
+        return key if pod is None else (key, pod)
 
     def _merged(self, cards: tuple) -> tuple:
         """``cards`` with every Deep Scan card as a Shields card. When no turn
@@ -212,85 +262,128 @@ class FlightPath:
         to = None if d is None or head == d else other
         return cards if head == to else (*cards[:3], to, *cards[4:])
 
-    def certain(self, i: int, cards: tuple) -> bool:
+    def certain(self, i: int, cards: tuple, pod: Pos | None = None) -> bool:
         """Decided on its own, without the probabilities: an option fails at
         its first draw that does not win for certain."""
-        cards = self._canonical(i, cards)
-        return self._certain(i, cards, self._key(i, cards))
+        cards, pod = self._canonical(i, cards), self._pod(pod)
+        return self._certain(i, cards, pod, self._key(i, cards, pod))
 
-    def _certain(self, i: int, cards: tuple, key: tuple) -> bool:
+    def _certain(self, i: int, cards: tuple, pod: Pos | None, key: tuple) -> bool:
         got = self._sure.get(key)
         if got is None:
             full = self._memo.get(key)
             if full is not None:
                 return full[0]
             self._tick()
-            last = i == len(self.needs) - 1
             got = False
-            for cards1 in self._options(i, cards):
-                outcomes = [] if last else self._drawn(i, cards1)
-                if last or (outcomes and all(self._certain(i + 1, c2, k2) for _pr, c2, k2 in outcomes)):
+            for cards1, pod1 in self._options(i, cards, pod):
+                if self._won(i, pod1):
+                    got = True
+                    break
+                if i == self.last:
+                    continue
+                outcomes = self._drawn(i, cards1)
+                if outcomes and all(self._certain(i + 1, c2, pod1, k2 if pod1 is None else (k2, pod1))
+                                    for _pr, c2, k2 in outcomes):
                     got = True
                     break
             self._sure[key] = got
         return got
+
+    def _won(self, i: int, pod1: Pos | str | None) -> bool:
+        """Whether the command of turn ``i`` that leaves the pod at ``pod1``
+        wins: the plan's last turn without ``pods``, else when the pod and the
+        ship are both at Earth (``PodTrack.after``)."""
+        return i == self.last if self.pods is None else pod1 == WON
 
     def _tick(self) -> None:
         self._calls += 1
         if self.deadline is not None and not self._calls & 255 and time.perf_counter() > self.deadline:
             raise OutOfTime
 
-    def choice(self, i: int, cards: tuple) -> tuple | None:
-        """The cards after turn ``i``'s best command, before the draw; None
-        when nothing pays for the turn. (Worked out here from the values of
-        the options: the memo keeps a state alike to ``cards``, whose
-        choice may play other cards.)"""
-        cards = self._canonical(i, cards)
+    def choice(self, i: int, cards: tuple, pod: Pos | None = None) -> tuple | None:
+        """(The cards after turn ``i``'s best command, before the draw, and the
+        pod's place after it: ``pods``' or None); None when nothing pays for
+        the turn. (Worked out here from the values of the options: the memo
+        keeps a state alike to ``cards``, whose choice may play other
+        cards.)"""
+        cards, pod = self._canonical(i, cards), self._pod(pod)
         best: tuple = (False, -1.0)
         chosen = None
-        for cards1 in self._options(i, cards):
-            if i == len(self.needs) - 1:
-                return cards1
-            got = self._after(i, cards1)
+        for cards1, pod1 in self._options(i, cards, pod):
+            if self._won(i, pod1):
+                return cards1, pod1
+            got = (False, 0.0) if i == self.last else self._after(i, cards1, pod1)
             if got > best:
-                best, chosen = got, cards1
+                best, chosen = got, (cards1, pod1)
         return chosen
 
-    def _after(self, i: int, cards1: tuple) -> tuple[bool, float]:
+    def _after(self, i: int, cards1: tuple, pod1: Pos | None) -> tuple[bool, float]:
         """(certain, probability) after turn ``i``'s command left card state
-        ``cards1``, over its draws (not the last turn: that one wins)."""
-        outcomes = [(pr, self._solve(i + 1, c2, k2)) for pr, c2, k2 in self._drawn(i, cards1)]
+        ``cards1`` and the pod at ``pod1``, over its draws."""
+        outcomes = [(pr, self._solve(i + 1, c2, pod1, k2 if pod1 is None else (k2, pod1)))
+                    for pr, c2, k2 in self._drawn(i, cards1)]
         sure = bool(outcomes) and all(got[0] for _pr, got in outcomes)
         return sure, 1.0 if sure else sum(pr * got[1] for pr, got in outcomes)
 
-    def _options(self, i: int, cards: tuple) -> list[tuple]:
-        """The card states after a command paying for turn ``i``."""
+    def _options(self, i: int, cards: tuple, pod: Pos | None) -> list[tuple]:
+        """(card state, the pod's place) after each command paying for turn
+        ``i`` (the pod's: ``pods``' answer, None without them)."""
         hands, _deck, _disc, head, _pass2, active = cards
         need, base = self.needs[i]
+        track = self.pods
         if not hands[active]:
-            return [cards] if need == split.SKIP else []
+            if need == split.SKIP or need == _WAIT:
+                return [(cards, None if track is None else track.after(i, pod, None))]
+            return []
         if need == split.SKIP:
             return []  # a player holding a card must play [D10]
-        key = (hands, head, active, base.pod)
-        what = self._pays.get(key)
-        if what is None:
-            memo = self._play_keys.setdefault(base.pod, {})
-            what = self._pays[key] = split.hand_payments(self.m, base, hands, head, active, memo)
-        return [split.after_payment(cards, paid) for paid in what.get(need, ())]
+        if track is None:
+            key: tuple = (hands, head, active, base.pod)
+            what = self._pays.get(key)
+            if what is None:
+                memo = self._play_keys.setdefault(base.pod, {})
+                what = self._pays[key] = split.hand_payments(self.m, base, hands, head, active, memo)
+            return [(split.after_payment(cards, paid), None) for paid in what.get(need, ())]
+        free = pod != EARTH
+        paying = self._paying.get((i, cards, free))
+        if paying is None:
+            key = (hands, head, active, free)
+            what = self._pays.get(key)
+            if what is None:
+                memo = self._play_keys.setdefault(free, {})
+                what = self._pays[key] = split.hand_payments(self.m, self._bases[free], hands, head, active, memo)
+            paying = self._paying[(i, cards, free)] = list(dict.fromkeys(
+                (move, split.after_payment(cards, p)) for (pc, move), paid in what.items()
+                if (pc in WAITING if need == _WAIT else pc == need[0]) for p in paid))
+        # The rule of thumb: the pod the fewest turns from Earth, then the
+        # most cards kept. (A pod destroyed, or too far behind to arrive
+        # whatever is drawn, is no option.)
+        last, moves = self.last, self._moves
+        rank: dict[tuple, tuple] = {}
+        for move, cards1 in paying:
+            pod1 = track.after(i, pod, move)
+            if pod1 == WON:
+                return [(cards1, pod1)]  # nothing does better
+            if isinstance(pod1, tuple) and i < last:
+                behind = track.turns_to_arrive(i + 1, pod1, last, moves)
+                if behind <= last - i:
+                    rank[(cards1, pod1)] = (-behind, len(cards1[0][active]))
+        return sorted(rank, key=rank.__getitem__, reverse=True)[:POD_OPTIONS]
 
     def _drawn(self, i: int, cards1: tuple) -> list[tuple[float, tuple, tuple]]:
-        """(probability, card state, its memo key) for each outcome of the draw
-        (§7) after turn ``i``'s command, the next player active
-        (``_canonical`` for turn ``i + 1``). No outcome at all when the deck
-        runs out on the second pass ([D15], a loss): the deck's size, not the
-        cards drawn, decides that."""
+        """(probability, card state, its memo key without the pod) for each
+        outcome of the draw (§7) after turn ``i``'s command, the next player
+        active (``_canonical`` for turn ``i + 1``). No outcome at all when the
+        deck runs out on the second pass ([D15], a loss): the deck's size,
+        not the cards drawn, decides that."""
         got = self._draws.get((i, cards1))
         if got is None:
             _hands, deck, disc = cards1[:3]
             got = []
             for cards2, drawn in self.m.after_draw(cards1):
                 cards2 = self._canonical(i + 1, cards2)
-                got.append((self._chance(deck, drawn, disc), cards2, self._key(i + 1, cards2)))
+                got.append((self._chance(deck, drawn, disc), cards2, self._key(i + 1, cards2, None)))
             self._draws[(i, cards1)] = got
         return got
 
@@ -303,24 +396,26 @@ class FlightPath:
             got = self._chances[key] = _draw_probability(deck, drawn, disc, self.m.wild_tok)
         return got
 
-    def _solve(self, i: int, cards: tuple, key: tuple) -> tuple[bool, float]:
-        """(certain, probability) from turn ``i`` and card state ``cards``
-        (``_canonical``), whose memo key is ``key``."""
+    def _solve(self, i: int, cards: tuple, pod: Pos | None, key: tuple) -> tuple[bool, float]:
+        """(certain, probability) from turn ``i``, card state ``cards``
+        (``_canonical``) and the pod at ``pod`` (``pods``), whose memo key
+        is ``key``."""
         got = self._memo.get(key)
         if got is not None:
             return got
         self._tick()
         best = (False, 0.0)
-        if i == len(self.needs) - 1:
-            if self._options(i, cards):
+        for cards1, pod1 in self._options(i, cards, pod):
+            if self._won(i, pod1):
                 best = (True, 1.0)  # the win: no draw (§4)
-        else:
-            for cards1 in self._options(i, cards):
-                got = self._after(i, cards1)
-                if got > best:
-                    best = got
-                    if got[0]:
-                        break
+                break
+            if i == self.last:
+                continue
+            got = self._after(i, cards1, pod1)
+            if got > best:
+                best = got
+                if got[0]:
+                    break
         self._memo[key] = best
         return best
 
@@ -382,6 +477,7 @@ class PathBound:
     flight: list[str] | None = None  # that plan's turns without their cards (``flight_text``)
     single: float = 0.0  # that plan's probability, followed from every hand
     single_certain: bool = False  # that plan wins whatever is drawn, from every hand
+    pod_chosen: bool = False  # the escape pod's moves chosen as the cards come (``FlightPath.pods``)
     # opening card state -> (certain, probability) of its best plan so far
     per_hand: dict = field(default_factory=dict)
 
@@ -389,15 +485,17 @@ class PathBound:
         """How the probability was found, for ``SolveResult.method``."""
         if self.turns is None:
             return "no flight plan found"
+        chosen = "its cards and the escape pod's moves" if self.pod_chosen else "its cards"
         if self.probability > self.single + 1e-12:
-            return "the best fixed flight plan for each opening hand, its cards chosen as they come"
-        return f"a fixed {self.turns}-turn flight plan, its cards chosen as they come"
+            return f"the best fixed flight plan for each opening hand, {chosen} chosen as they come"
+        return f"a fixed {self.turns}-turn flight plan, {chosen} chosen as they come"
 
 
-def flight_text(model: Model, path: list, mode: str) -> list[str]:
+def flight_text(model: Model, path: list, mode: str, pod_moves: bool = True) -> list[str]:
     """A flight plan as text, one line per turn: the bolster, the action, the
-    pod's move (direction and steps, §10) and the re-scan, the cards left out
-    (they are whatever pays for the action when the turn comes). The plan is
+    pod's move (direction and steps, §10; not with ``pod_moves`` False: they
+    are chosen as the cards come) and the re-scan, the cards left out (they
+    are whatever pays for the action when the turn comes). The plan is
     replayed through the rules engine first, with the cards of the deal it
     was found for (``Plan.replay``)."""
     plan = build_plan(model, path, mode, dealt_of(path))
@@ -409,7 +507,7 @@ def flight_text(model: Model, path: list, mode: str) -> list[str]:
             parts.append("skip")
         else:
             pod = need[1]
-            parts.append(str(turn.command.action) + (f" (pod {pod[0].letter} {pod[1]})" if pod else ""))
+            parts.append(str(turn.command.action) + (f" (pod {pod[0].letter} {pod[1]})" if pod and pod_moves else ""))
         if turn.rescan:
             parts.append("rescan " + ",".join(str(c) for c in sorted(turn.rescan)))
         lines.append(f"{i + 1:2d}. " + "; ".join(parts))
@@ -451,6 +549,22 @@ def path_lower_bound(
         best.certain = every_hand_certain()
         return best
 
+    def record(values: dict, model: Model, path: list, mode: str, pods: tuple, earlier: dict | None = None) -> None:
+        """A plan's value per hand (``_hand_values``; ``earlier``: the same
+        plan's, kept where better) into ``per_hand`` and ``best``."""
+        nonlocal source
+        if earlier is not None:
+            values = {cards: max(got, earlier.get(cards, got)) for cards, got in {**earlier, **values}.items()}
+        for cards, got in values.items():
+            if got > per_hand.get(cards, (False, -1.0)):
+                per_hand[cards] = got
+        p = sum(pr * values[cards][1] for pr, cards in starts if cards in values)
+        sure = len(values) == len(starts) and all(got[0] for got in values.values())
+        if best.turns is None or p > best.single:
+            best.single, best.single_certain, best.turns = p, sure, len(path) - 1
+            source = (model, path, mode, not pods)
+            best.pod_chosen = bool(pods)
+
     for inst, mode in instances:
         for status, found in _fewest_turn_plans(inst, mode, fresh, deadline, max_nodes):
             if found is None:
@@ -460,31 +574,57 @@ def path_lower_bound(
             if deadline is not None and time.perf_counter() > deadline:
                 return done()
             model, path = found
-            fp = FlightPath(model_e, flight_needs(model, path), deadline)
-            # Opening hand by opening hand, the likeliest first: when time runs
-            # out, the hands not yet worked out keep what an earlier plan gave
-            # them, else count as losses (still a lower bound; four players
-            # have 345 hands).
-            p, sure, timed_out = 0.0, True, False
-            try:
-                for pr, cards in starts:
-                    # (``certain`` first while the plan is: it stops at a
-                    # first draw that does not win for certain.)
-                    got = (True, 1.0) if sure and fp.certain(0, cards) else fp.value(0, cards)
-                    sure = sure and got[0]
-                    p += pr * got[1]
-                    if got > per_hand.get(cards, (False, -1.0)):
-                        per_hand[cards] = got
-            except OutOfTime:
-                sure, timed_out = False, True
-            if best.turns is None or p > best.single:
-                best.single, best.single_certain, best.turns = p, sure, len(path) - 1
-                source = (model, path, mode)
+            needs = flight_needs(model, path)
+            values, timed_out = _hand_values(FlightPath(model_e, needs, deadline), starts)
+            record(values, model, path, mode, ())
             if timed_out or every_hand_certain():  # (a plan certain from every hand makes every hand so)
                 return done()
+            # With the escape pod, the plan's own pod moves above (quick), then
+            # its moves chosen as the cards come (worth much more, but slow:
+            # most of it on the first hand, whose states later hands share),
+            # each hand keeping the better.
+            pods = _pod_track(model, path, mode)
+            if pods:
+                more, timed_out = _hand_values(FlightPath(model_e, needs, deadline, *pods), starts)
+                record(more, model, path, mode, pods, values)
+                if timed_out or every_hand_certain():
+                    return done()
         if deadline is not None and time.perf_counter() > deadline:
             break
     return done()
+
+
+def _hand_values(fp: FlightPath, starts: list[tuple[float, tuple]]) -> tuple[dict, bool]:
+    """(opening card state -> (certain, probability)) of a plan followed as
+    ``fp`` follows it, and whether time ran out before every hand had a
+    value. Opening hand by opening hand, the likeliest first: when time
+    runs out, the hands not yet worked out keep what an earlier plan gave
+    them, else count as losses (still a lower bound; four players have 345
+    hands)."""
+    values: dict[tuple, tuple[bool, float]] = {}
+    sure = True
+    try:
+        for _pr, cards in starts:
+            # (``certain`` first while the plan is: it stops at a first draw
+            # that does not win for certain.)
+            got = (True, 1.0) if sure and fp.certain(0, cards) else fp.value(0, cards)
+            sure = sure and got[0]
+            values[cards] = got
+    except OutOfTime:
+        return values, True
+    return values, False
+
+
+def _pod_track(model: Model, path: list, mode: str) -> tuple:
+    """``FlightPath``'s ``pods`` and ``waiting`` for a plan's path: with the
+    escape pod, its moves chosen as the cards come (``pod_track``); else
+    none, the plan as it is."""
+    if not model.pod_variant:
+        return ()
+    plan = build_plan(model, path, mode, dealt_of(path))
+    if any(t.second is not None for t in plan.turns):
+        return ()  # (two pod moves a turn: the plan's own)
+    return PodTrack(plan.replay(), plan.turns), POD_WAITING
 
 
 def solve_expected(
