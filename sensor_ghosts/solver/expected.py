@@ -493,8 +493,8 @@ class PathBound:
 
 def flight_text(model: Model, path: list, mode: str, pod_moves: bool = True) -> list[str]:
     """A flight plan as text, one line per turn: the bolster, the action, the
-    pod's move (direction and steps, §10; not with ``pod_moves`` False: they
-    are chosen as the cards come) and the re-scan, the cards left out (they
+    pod's move (direction and steps, §10; with ``pod_moves`` False, "by the
+    top card": chosen as the cards come) and the re-scan, the cards left out (they
     are whatever pays for the action when the turn comes). The plan is
     replayed through the rules engine first, with the cards of the deal it
     was found for (``Plan.replay``)."""
@@ -507,7 +507,10 @@ def flight_text(model: Model, path: list, mode: str, pod_moves: bool = True) -> 
             parts.append("skip")
         else:
             pod = need[1]
-            parts.append(str(turn.command.action) + (f" (pod {pod[0].letter} {pod[1]})" if pod and pod_moves else ""))
+            if not pod_moves and model.pod_variant:
+                parts.append(f"{turn.command.action} (pod: by the top card)")
+            else:
+                parts.append(str(turn.command.action) + (f" (pod {pod[0].letter} {pod[1]})" if pod else ""))
         if turn.rescan:
             parts.append("rescan " + ",".join(str(c) for c in sorted(turn.rescan)))
         lines.append(f"{i + 1:2d}. " + "; ".join(parts))

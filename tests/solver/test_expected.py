@@ -402,3 +402,7 @@ def test_pod_moves_chosen_as_the_cards_come_from_the_dock_through_the_engine():
     turns = build_plan(model, path, "open", path[0][1][1]).turns
     won = [_follow_pod(initial_state(setup, random_deal(setup, random.Random(k))), fp, turns) for k in range(8)]
     assert any(won)
+    # The flight as printed leaves the pod's moves to the cards.
+    lines = expected.flight_text(model, path, "open", pod_moves=False)
+    assert all("(pod: by the top card)" in line for line, t in zip(lines, turns, strict=True) if t.command)
+    assert not any("(pod: by" in line for line in expected.flight_text(model, path, "open"))
