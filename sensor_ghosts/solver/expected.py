@@ -123,6 +123,12 @@ POD_WAITING = 1
 POD_OPTIONS = 1
 
 
+def _with_pod(key: tuple, pod: Pos | None) -> tuple:
+    """A ``FlightPath`` memo key with the pod's place (``pods``; None: no
+    pod in the state, the key as it is)."""
+    return key if pod is None else (key, pod)
+
+
 class OutOfTime(Exception):
     """A ``FlightPath`` worked past its deadline."""
 
@@ -223,8 +229,7 @@ class FlightPath:
         """The memo's key of turn ``i``, card state ``cards`` (``_canonical``
         already) and the pod's place (``pods``; else None): with the card
         kinds that play alike from turn ``i`` on as one (``_merged``)."""
-        key = (i, self._merged(cards)) if self._merge[i] else (i, cards)
-        return key if pod is None else (key, pod)
+        return _with_pod((i, self._merged(cards)) if self._merge[i] else (i, cards), pod)
 
     def _merged(self, cards: tuple) -> tuple:
         """``cards`` with every Deep Scan card as a Shields card. When no turn
@@ -283,7 +288,7 @@ class FlightPath:
                 if i == self.last:
                     continue
                 outcomes = self._drawn(i, cards1)
-                if outcomes and all(self._certain(i + 1, c2, pod1, k2 if pod1 is None else (k2, pod1))
+                if outcomes and all(self._certain(i + 1, c2, pod1, _with_pod(k2, pod1))
                                     for _pr, c2, k2 in outcomes):
                     got = True
                     break
@@ -321,7 +326,7 @@ class FlightPath:
     def _after(self, i: int, cards1: tuple, pod1: Pos | None) -> tuple[bool, float]:
         """(certain, probability) after turn ``i``'s command left card state
         ``cards1`` and the pod at ``pod1``, over its draws."""
-        outcomes = [(pr, self._solve(i + 1, c2, pod1, k2 if pod1 is None else (k2, pod1)))
+        outcomes = [(pr, self._solve(i + 1, c2, pod1, _with_pod(k2, pod1)))
                     for pr, c2, k2 in self._drawn(i, cards1)]
         sure = bool(outcomes) and all(got[0] for _pr, got in outcomes)
         return sure, 1.0 if sure else sum(pr * got[1] for pr, got in outcomes)
@@ -339,20 +344,12 @@ class FlightPath:
         if need == split.SKIP:
             return []  # a player holding a card must play [D10]
         if track is None:
-            key: tuple = (hands, head, active, base.pod)
-            what = self._pays.get(key)
-            if what is None:
-                memo = self._play_keys.setdefault(base.pod, {})
-                what = self._pays[key] = split.hand_payments(self.m, base, hands, head, active, memo)
+            what = self._payments(hands, head, active, base.pod, base)
             return [(split.after_payment(cards, paid), None) for paid in what.get(need, ())]
         free = pod != EARTH
         paying = self._paying.get((i, cards, free))
         if paying is None:
-            key = (hands, head, active, free)
-            what = self._pays.get(key)
-            if what is None:
-                memo = self._play_keys.setdefault(free, {})
-                what = self._pays[key] = split.hand_payments(self.m, self._bases[free], hands, head, active, memo)
+            what = self._payments(hands, head, active, free, self._bases[free])
             paying = self._paying[(i, cards, free)] = list(dict.fromkeys(
                 (move, split.after_payment(cards, p)) for (pc, move), paid in what.items()
                 if (pc in WAITING if need == _WAIT else pc == need[0]) for p in paid))
@@ -370,6 +367,17 @@ class FlightPath:
                 if behind <= last - i:
                     rank[(cards1, pod1)] = (-behind, len(cards1[0][active]))
         return sorted(rank, key=rank.__getitem__, reverse=True)[:POD_OPTIONS]
+
+    def _payments(self, hands: tuple, head, active: int, pod, base: Branch) -> dict:
+        """``split.hand_payments``' answer for every pay class, kept: ``pod``
+        stands for what it reads of ``base`` (the pod's place, or with
+        ``pods`` whether it is free to move)."""
+        key = (hands, head, active, pod)
+        what = self._pays.get(key)
+        if what is None:
+            memo = self._play_keys.setdefault(pod, {})
+            what = self._pays[key] = split.hand_payments(self.m, base, hands, head, active, memo)
+        return what
 
     def _drawn(self, i: int, cards1: tuple) -> list[tuple[float, tuple, tuple]]:
         """(probability, card state, its memo key without the pod) for each
@@ -557,7 +565,10 @@ def path_lower_bound(
         plan's, kept where better) into ``per_hand`` and ``best``."""
         nonlocal source
         if earlier is not None:
-            values = {cards: max(got, earlier.get(cards, got)) for cards, got in {**earlier, **values}.items()}
+            merged = dict(earlier)
+            for cards, got in values.items():
+                merged[cards] = max(got, merged.get(cards, got))
+            values = merged
         for cards, got in values.items():
             if got > per_hand.get(cards, (False, -1.0)):
                 per_hand[cards] = got
