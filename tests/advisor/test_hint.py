@@ -178,17 +178,28 @@ VARIANTS = {
 @pytest.mark.parametrize("name", sorted(VARIANTS))
 def test_budget_holds_in_every_variant(name):
     """A hint answers within its budget + 10 % + 0.2 s (issue: hints budgets)."""
+    import gc
     import time
 
     for i, state in enumerate(_positions(2, 4300, VARIANTS[name], turns=3)[::2]):
         obs = observe(state, state.active)
         hint(obs, budget=0.05, seed=i)  # loads the compiled kernels first
-        # The process's CPU time, not the wall clock: "on one core" is what
-        # the bound is about, and on a loaded machine the wall clock also
-        # counts the time other processes had the core.
-        t = time.process_time()
-        hint(obs, budget=0.5, seed=i)
-        assert time.process_time() - t <= 0.5 * 1.1 + 0.2, name
+        # The objects earlier tests in this worker left alive (twice a fresh
+        # process's) are set apart from the collector: with them a full
+        # collection inside the hint took 0.2-0.4 s (a CI run failed so),
+        # where in a fresh process, as `sensor-ghosts hint` runs, none came.
+        gc.collect()
+        gc.freeze()
+        try:
+            # The process's CPU time, not the wall clock: "on one core" is what
+            # the bound is about, and on a loaded machine the wall clock also
+            # counts the time other processes had the core.
+            t = time.process_time()
+            hint(obs, budget=0.5, seed=i)
+            took = time.process_time() - t
+        finally:
+            gc.unfreeze()
+        assert took <= 0.5 * 1.1 + 0.2, name
 
 
 def test_a_sure_win_is_said_to_be_sure():
