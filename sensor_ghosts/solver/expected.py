@@ -121,6 +121,11 @@ _WAIT = ("wait", None)
 # "Expected mode", on both).
 POD_WAITING = 1
 POD_OPTIONS = 1
+# How far below the best command so far another must be shown to stay, by
+# its draws worked out and the rest counted as wins, before its other draws
+# are left out (``FlightPath._after``): far above the sums' rounding, so the
+# turn's value is the same to the last bit.
+CUT_MARGIN = 1e-9
 
 
 def _with_pod(key: tuple, pod: Pos | None) -> tuple:
@@ -185,7 +190,8 @@ class FlightPath:
         self._pays: dict[tuple, dict] = {}
         self._play_keys: dict = {}  # ``hand_payments``' memo (one per model and pod position)
         self._draws: dict[tuple, list] = {}
-        self._paying: dict[tuple, list] = {}  # with ``pods``: (turn, cards, pod free) -> [(pod move, cards after)]
+        self._paying: dict[tuple, list] = {}  # with ``pods``: (turn, cards, pod free) -> ``_by_move``
+        self._pod_ranks: dict[tuple, dict] = {}  # with ``pods``: (turn, pod) -> move -> ``_rank``
         self._chances: dict[tuple, float] = {}  # (deck, drawn, discard if reshuffled) -> chance
         # Per turn, the headings alike for it (``_canonical``): (the one
         # direction a single Fly card may take, a heading that forbids it), or
@@ -323,11 +329,30 @@ class FlightPath:
                 best, chosen = got, (cards1, pod1)
         return chosen
 
-    def _after(self, i: int, cards1: tuple, pod1: Pos | None) -> tuple[bool, float]:
+    def _after(self, i: int, cards1: tuple, pod1: Pos | None, beat: float = 0.0) -> tuple[bool, float]:
         """(certain, probability) after turn ``i``'s command left card state
-        ``cards1`` and the pod at ``pod1``, over its draws."""
-        outcomes = [(pr, self._solve(i + 1, c2, pod1, _with_pod(k2, pod1)))
-                    for pr, c2, k2 in self._drawn(i, cards1)]
+        ``cards1`` and the pod at ``pod1``, over its draws.
+
+        ``beat``: the best another command of the turn has. Once the draws
+        worked out so far, with the rest counted as wins, stay below it
+        (``CUT_MARGIN`` kept for rounding), this command cannot be the
+        turn's best, and that bound is returned without the other draws.
+        The turn's value, the best of its commands, is the same (``_solve``
+        takes a command only when it is strictly better)."""
+        drawn = self._drawn(i, cards1)
+        outcomes = []
+        if beat > CUT_MARGIN:
+            rest = sum(pr for pr, _c2, _k2 in drawn)
+            acc = 0.0
+            for pr, c2, k2 in drawn:
+                got = self._solve(i + 1, c2, pod1, _with_pod(k2, pod1))
+                outcomes.append((pr, got))
+                acc += pr * got[1]
+                rest -= pr
+                if acc + rest < beat - CUT_MARGIN:
+                    return False, acc + max(rest, 0.0)
+        else:
+            outcomes = [(pr, self._solve(i + 1, c2, pod1, _with_pod(k2, pod1))) for pr, c2, k2 in drawn]
         sure = bool(outcomes) and all(got[0] for _pr, got in outcomes)
         return sure, 1.0 if sure else sum(pr * got[1] for pr, got in outcomes)
 
@@ -347,26 +372,73 @@ class FlightPath:
             what = self._payments(hands, head, active, base.pod, base)
             return [(split.after_payment(cards, paid), None) for paid in what.get(need, ())]
         free = pod != EARTH
-        paying = self._paying.get((i, cards, free))
-        if paying is None:
-            what = self._payments(hands, head, active, free, self._bases[free])
-            paying = self._paying[(i, cards, free)] = list(dict.fromkeys(
-                (move, split.after_payment(cards, p)) for (pc, move), paid in what.items()
-                if (pc in WAITING if need == _WAIT else pc == need[0]) for p in paid))
+        by_move = self._paying.get((i, cards, free))
+        if by_move is None:
+            by_move = self._paying[(i, cards, free)] = self._by_move(i, cards, free)
         # The rule of thumb: the pod the fewest turns from Earth, then the
-        # most cards kept. (A pod destroyed, or too far behind to arrive
-        # whatever is drawn, is no option.)
-        last, moves = self.last, self._moves
-        rank: dict[tuple, tuple] = {}
-        for move, cards1 in paying:
-            pod1 = track.after(i, pod, move)
+        # most cards kept, then the first paid. (A pod destroyed, or too far
+        # behind to arrive whatever is drawn, is no option.)
+        ranks = self._pod_ranks.setdefault((i, pod), {})
+        best: tuple | None = None
+        chosen = None
+        for move, first, kept, top in by_move:
+            got_rank = ranks.get(move)
+            if got_rank is None:
+                got_rank = ranks[move] = self._rank(i, pod, move)
+            pod1, rank = got_rank
+            if rank is None:
+                continue
             if pod1 == WON:
-                return [(cards1, pod1)]  # nothing does better
-            if isinstance(pod1, tuple) and i < last:
-                behind = track.turns_to_arrive(i + 1, pod1, last, moves)
-                if behind <= last - i:
-                    rank[(cards1, pod1)] = (-behind, len(cards1[0][active]))
-        return sorted(rank, key=rank.__getitem__, reverse=True)[:POD_OPTIONS]
+                # Nothing does better: the first command paid that wins.
+                if best is None or best[0] != WON or first[0] < best[1]:
+                    best, chosen = (WON, first[0]), (first[1], pod1)
+                continue
+            if best is not None and best[0] == WON:
+                continue
+            got = (rank, kept, -top[0])
+            if best is None or got > best:
+                best, chosen = got, (top[1], pod1)
+        return [] if chosen is None else [chosen]
+
+    def _by_move(self, i: int, cards: tuple, free: bool) -> list[tuple]:
+        """The commands paying for turn ``i`` from ``cards`` (the pod free to
+        move or not), by the pod's move they give: (move, (order, cards
+        after) of the first paid, cards kept at most, (order, cards after)
+        of the first paid that keeps that many), the order counting every
+        payment (``split.hand_payments``' order)."""
+        need = self.needs[i][0]
+        hands, _deck, _disc, head, _pass2, active = cards
+        what = self._payments(hands, head, active, free, self._bases[free])
+        groups: dict[tuple | None, list] = {}
+        n = 0
+        for (pc, move), paid in what.items():
+            if not (pc in WAITING if need == _WAIT else pc == need[0]):
+                continue
+            for p in paid:
+                cards1 = split.after_payment(cards, p)
+                kept = len(cards1[0][active])
+                g = groups.get(move)
+                if g is None:
+                    groups[move] = [(n, cards1), kept, (n, cards1)]
+                elif kept > g[1]:
+                    g[1], g[2] = kept, (n, cards1)
+                n += 1
+        return [(move, g[0], g[1], g[2]) for move, g in groups.items()]
+
+    def _rank(self, i: int, pod: Pos | None, move: tuple | None) -> tuple:
+        """(The pod's place after turn ``i`` from ``pod`` when the top card
+        moves it by ``move``, its rank: ``WON`` when the turn wins, else minus
+        the turns it still needs to arrive; None when it is no option.)"""
+        track, last = self.pods, self.last
+        assert track is not None
+        pod1 = track.after(i, pod, move)
+        if pod1 == WON:
+            return pod1, WON
+        if isinstance(pod1, tuple) and i < last:
+            behind = track.turns_to_arrive(i + 1, pod1, last, self._moves)
+            if behind <= last - i:
+                return pod1, -behind
+        return pod1, None
 
     def _payments(self, hands: tuple, head, active: int, pod, base: Branch) -> dict:
         """``split.hand_payments``' answer for every pay class, kept: ``pod``
@@ -419,7 +491,7 @@ class FlightPath:
                 break
             if i == self.last:
                 continue
-            got = self._after(i, cards1, pod1)
+            got = self._after(i, cards1, pod1, best[1])
             if got > best:
                 best = got
                 if got[0]:

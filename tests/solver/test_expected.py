@@ -303,6 +303,29 @@ def test_card_states_that_play_alike_share_their_value():
     assert any(0 < fp.win(0, cards) < 1 for cards in hands)
 
 
+def test_a_command_that_cannot_be_the_turns_best_changes_no_value(monkeypatch):
+    # ``FlightPath._after`` leaves out the other draws of a command once it
+    # cannot beat the turn's best so far: the values and their certainty are
+    # those worked out with every draw of every command, to the last bit.
+    from sensor_ghosts.generators.generate import generate_setup
+    from sensor_ghosts.rules.options import RuleOptions
+    from sensor_ghosts.solver import expected
+
+    setup = generate_setup(seed=3, options=RuleOptions(players=3))
+    start = initial_state(setup, setup.deal)
+    model_e = Model(start, "expected")
+    model, path = _open_plans(start, True)[0]
+    needs = flight_needs(model, path)
+    hands = [st[HANDS:PEND] for st, _dealt in model_e.open_roots()][::20]
+    fp = FlightPath(model_e, needs)
+    got = [fp.value(0, cards) for cards in hands]
+    monkeypatch.setattr(expected, "CUT_MARGIN", 2.0)  # (no command is ever left out)
+    every = FlightPath(model_e, needs)
+    assert got == [every.value(0, cards) for cards in hands]
+    assert any(0 < p < 1 for _sure, p in got)
+    assert len(fp._memo) < len(every._memo)  # (it did leave some out)
+
+
 def _pod_endgame(seed: int, keep: int) -> GameState:
     """``late_endgame`` with the escape pod (§10) out on the grid."""
     from sensor_ghosts.rules.options import RuleOptions
