@@ -188,7 +188,12 @@ class Heuristic:
         paid for twice. So one a turn less one per player holding none."""
         if self.turns_bound_cards:
             return turns
-        return max(0, turns - sum(1 for hand in hands if not hand))
+        return self.cards_for_turns_of(turns, sum(1 for hand in hands if not hand))
+
+    def cards_for_turns_of(self, turns: int, empty: int) -> int:
+        """``cards_for_turns`` for hands of which ``empty`` hold no card
+        (for a caller that keeps that count)."""
+        return turns if self.turns_bound_cards else max(0, turns - empty)
 
     def actions(self, st: tuple) -> int:
         """Lower bound on the Fly actions still needed (ship and pod)."""

@@ -187,6 +187,10 @@ def fewest_cards(
     t_start = time.perf_counter()
     last_report = t_start
     grid = GridHalf(model, turns, heuristic)
+    # The bound on the cards of the turns left after a command, from how many
+    # players it leaves with no card (the draw after it only fills a hand:
+    # no lower).
+    cards_for = grid.h.cards_for_turns_of
     base = model.branch_of(roots[0][0])
     players = model.players
     lazy = lazy_draws.applies(model) if lazy is None else lazy and lazy_draws.applies(model)
@@ -196,12 +200,16 @@ def fewest_cards(
     # for the dominance test.
     cards_of: list[tuple] = []
     free_of: list[int | None] = []
+    # ``empty_of[id]``: the players holding no card, all the bound on the
+    # cards still to play reads of the hands (``cards_for``).
+    empty_of: list[int] = []
     card_ids: dict[tuple, int] = {}
 
     def new_id(cards: tuple, free: int | None) -> int:
         got = card_ids[cards] = len(cards_of)
         cards_of.append(cards)
         free_of.append(free)
+        empty_of.append(_empty(cards[0]))
         return got
 
     def card_id(cards: tuple) -> int:
@@ -314,7 +322,7 @@ def fewest_cards(
             got = sizes[cid] = (sum(len(x) for x in hands), n_deck, len(disc), pass2)
         held, n_deck, n_disc, pass2 = got
         if h is None:
-            h = grid.h.cards_for_turns(turns - t, cards_of[cid][0])
+            h = cards_for(turns - t, empty_of[cid])
         big_l = held + n_deck + g
         # The cards a win of g + h cards takes from the deck: solo, what the
         # turns but the last play (hands are full at the start of a turn);
@@ -351,9 +359,9 @@ def fewest_cards(
 
     def keyed(cid: int) -> tuple[int, list]:
         """``payments(cid)``: its form, and its items, each with the fewest
-        cards of its commands and, with more players, one (cards played,
-        hands after) per distinct (cards played, players left with no card):
-        what the bound on the nodes after them reads (``cards_after``).
+        cards of its commands and, with more players, each distinct (cards
+        played, players left with no card): what the bound on the nodes
+        after them reads (``cards_for``).
         Solo, that bound is the cards played plus the turns after, and the
         items are by places in the hand (form BY_PLACES), the same for every
         hand of the same classes of cards."""
@@ -375,9 +383,8 @@ def fewest_cards(
                 else:
                     items: list[tuple] = []
                     for k, what in paying.items():
-                        distinct = {(len(played), sum(1 for hand in after if not hand)): (len(played), after)
-                                    for after, played, _, _ in what}
-                        items.append((k, what, min(n for n, _ in distinct.values()), list(distinct.values())))
+                        distinct = {(len(played), _empty(after)) for after, played, _, _ in what}
+                        items.append((k, what, min(n for n, _ in distinct), sorted(distinct)))
                     got = (LAZY, items)
                 _share(tk, got)
             shape[cid] = got
@@ -396,26 +403,33 @@ def fewest_cards(
             shape[cid] = got
             return got
         form, paying = payments(cid)
+        if form == BY_HANDS:
+            # The same items for every card state of these hands, heading
+            # and active player (``payments``' own key).
+            got = by_hand_items.get((hands, head, active))
+            if got is not None:
+                shape[cid] = got
+                return got
         items = []
         got = shape[cid] = (form, items)
+        if form == BY_HANDS:
+            by_hand_items[(hands, head, active)] = got
         for k, what in paying.items():
             if form == FINAL:
-                played = [(n, cards_of[c1][0]) for c1, n in what]
+                played = [(n, empty_of[c1]) for c1, n in what]
             else:
-                played = [(len(cards), hands1) for hands1, cards, _ in what]
+                played = [(len(cards), _empty(hands1)) for hands1, cards, _ in what]
             least = min(n for n, _ in played)
             if players == 1:
                 items.append((k, what, least, None))  # (a skip: one item)
                 continue
-            distinct = {(n, sum(1 for hand in hands1 if not hand)): (n, hands1) for n, hands1 in played}
-            items.append((k, what, least, list(distinct.values())))
+            items.append((k, what, least, sorted(set(played))))
         return got
 
-    def cards_after(rest: int, hands: tuple) -> int:
-        """The bound on the cards of the ``rest`` turns after a command that
-        leaves ``hands`` (the draw after it only fills a hand: no lower)."""
-        return grid.h.cards_for_turns(rest, hands)
+    by_hand_items: dict[tuple, tuple[int, list]] = {}
 
+
+    extras: dict[tuple[int, int], list[int]] = {}
     live = grid._live  # (read directly in the loop: one lookup a node)
     # A node: (turn, grid id, card state id).
     gid0 = grid.grid_id(grid_key(roots[0][0]))
@@ -461,16 +475,24 @@ def fewest_cards(
             table = grid.live(gid, t)
         form, items = keyed(cid)
         rest = turns - t - 1  # turns after this one
+        # With more players, per item the least its commands add to g: the
+        # same for every grid this card state meets on this turn. (Solo it is
+        # the item's fewest cards and the turns after.)
+        extra = None
+        if players > 1:
+            extra = extras.get((cid, rest))
+            if extra is None:
+                extra = extras[(cid, rest)] = [
+                    per_card * least_n + rest if pairs is None
+                    else min(per_card * n + cards_for(rest, e) for n, e in pairs)
+                    for _k, _what, least_n, pairs in items]
         worked = paused = False
         for i in range(resume, len(items)):
             k, what, least_n, pairs = items[i]
             pc, pod = k
             # The least bound of the key's commands, read before any card
             # state after them is built: most keys are never asked for.
-            if pairs is None:
-                least = g + per_card * least_n + rest
-            else:
-                least = g + min(per_card * n + cards_after(rest, hands1) for n, hands1 in pairs)
+            least = g + (per_card * least_n + rest if extra is None else extra[i])
             if least > f:
                 if later is None or least < later:
                     later = least
@@ -496,7 +518,7 @@ def fewest_cards(
             if not nexts:
                 continue
             for c1, n in options(cid, k, what, form):
-                lb = g + per_card * n + (rest if players == 1 else cards_after(rest, cards_of[c1][0]))
+                lb = g + per_card * n + (rest if players == 1 else cards_for(rest, empty_of[c1]))
                 if lb > f:
                     if later is None or lb < later:
                         later = lb
@@ -556,6 +578,11 @@ def _real_cards(model: Model, roots: list[Root], steps: list, last_cards: tuple)
     assert root is not None, "lazy draws: the plan's opening hand is no root's"
     steps = [((t, gk, real[2 * i]), pc, n, real[2 * i + 1]) for i, ((t, gk, _c), pc, n, _p) in enumerate(steps)]
     return root, steps, real[-1]
+
+
+def _empty(hands: tuple) -> int:
+    """How many of ``hands`` hold no card (a hand is a tuple)."""
+    return hands.count(())
 
 
 def _least(item: tuple) -> int:
