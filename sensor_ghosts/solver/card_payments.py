@@ -69,8 +69,8 @@ def _play_keys(model: Model, base, played: tuple, how: str, head, memo: dict) ->
     pod position: the answer depends on the classes of the cards
     (``Model.tok_classes``) and, for a single Fly card, the heading before,
     and is worked out once there."""
-    kinds = tuple(model.tok_classes[t] for t, _ in played)
-    key = (kinds, how, head if how == "single" and kinds[0][0] == KIND_FLY else None)
+    kinds, single_fly = _keys_of(model, played, how)
+    key = (kinds, how, head if single_fly else None)
     got = memo.get(key)
     if got is None:
         pod_free = base.pod is not None and base.pod != EARTH
@@ -112,11 +112,23 @@ def lazy_payments(model: Model, base, cards: tuple, key: tuple, memo: dict) -> d
         else:
             plays = [(played, how, (after, tuple(sorted(t for t, _ in played)), take))
                      for played, how, after, take in lazy_draws.team_plays(model, hands, pool, active)]
-        memo[key] = plays
+        # With ``_play_keys``' own key but for the heading, and whether the
+        # heading counts (a single Fly card): read for every heading.
+        plays = memo[key] = [(played, how, item, *_keys_of(model, played, how)) for played, how, item in plays]
     what: dict[tuple, list] = {}
-    for played, how, item in plays:
-        for k, arrow in _play_keys(model, base, played, how, head, memo):
+    for played, how, item, kinds, single_fly in plays:
+        got = memo.get((kinds, how, head if single_fly else None))
+        if got is None:
+            got = _play_keys(model, base, played, how, head, memo)
+        for k, arrow in got:
             what.setdefault(k, []).append((*item, arrow))
     return what
+
+
+def _keys_of(model: Model, played: tuple, how: str) -> tuple[tuple, bool]:
+    """``_play_keys``' key for the cards ``played`` but for the heading, and
+    whether it has the heading (a single Fly card)."""
+    kinds = tuple(model.tok_classes[t] for t, _ in played)
+    return kinds, how == "single" and kinds[0][0] == KIND_FLY
 
 

@@ -202,10 +202,19 @@ def team_plays(model: Model, hands: tuple, pool: tuple, active: int) -> list[tup
     deck_empty = len(pool) == n
     wild_in_pool = avail[wild] > 0  # (with no pending card it is in the deck)
     out: list[tuple] = []
+    # Each player's cards for a command, and the hands plays leave (one of
+    # counts per type, ``ANY`` and ``ANY_NW`` cards): many plays leave the
+    # same.
+    can = [[t for t in range(nt) if known[p][t] or (avail[t] and (n_any[p] or (n_nw[p] and t != wild)))]
+           for p in range(len(hands))]
+    made: dict[tuple, tuple] = {}
 
-    def can(p: int) -> list[int]:
-        return [t for t in range(nt)
-                if known[p][t] or (avail[t] and (n_any[p] or (n_nw[p] and t != wild)))]
+    def hand_of(counts: list[int], a: int, w: int) -> tuple:
+        key = (*counts, a, w)
+        got = made.get(key)
+        if got is None:
+            got = made[key] = tuple(t for t in range(nt) for _ in range(counts[t])) + (ANY,) * a + (ANY_NW,) * w
+        return got
 
     def add(played: tuple, how: str) -> None:
         room = list(avail)
@@ -236,19 +245,18 @@ def team_plays(model: Model, hands: tuple, pool: tuple, active: int) -> list[tup
             if p not in left and wild_left:
                 after.append(h)
                 continue
-            kp = left.get(p, known[p])
             a, w = (any_left[p], nw_left[p]) if wild_left else (any_left[p] + nw_left[p], 0)
-            after.append(tuple(t for t in range(nt) for _ in range(kp[t])) + (ANY,) * a + (ANY_NW,) * w)
+            after.append(hand_of(left.get(p, known[p]), a, w))
         out.append((played, how, tuple(after), tuple(sorted(take))))
 
-    mine = can(active)
+    mine = can[active]
     for t in mine:
         add(((t, active),), SINGLE)
     others = [p for p in range(len(hands)) if p != active]
     for t in mine:
         if kinds[t] == KIND_FLY:
             for p in others:
-                for u in can(p):
+                for u in can[p]:
                     if kinds[u] == KIND_FLY:
                         add(((t, active), (u, p)), PAIR)
     if known[active][wild]:
@@ -257,8 +265,8 @@ def team_plays(model: Model, hands: tuple, pool: tuple, active: int) -> list[tup
         if t == wild:
             continue
         for p, q in combinations(others, 2):
-            for a in can(p):
-                for b in can(q):
+            for a in can[p]:
+                for b in can[q]:
                     if wild not in (a, b):
                         add(((t, active), (a, p), (b, q)), TRIPLE)
     return out

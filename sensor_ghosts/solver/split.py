@@ -383,7 +383,7 @@ def fewest_cards(
                 else:
                     items: list[tuple] = []
                     for k, what in paying.items():
-                        distinct = {(len(played), _empty(after)) for after, played, _, _ in what}
+                        distinct = {(len(played), after.count(())) for after, played, _, _ in what}  # (``_empty``)
                         items.append((k, what, min(n for n, _ in distinct), sorted(distinct)))
                     got = (LAZY, items)
                 _share(tk, got)
@@ -418,7 +418,7 @@ def fewest_cards(
             if form == FINAL:
                 played = [(n, empty_of[c1]) for c1, n in what]
             else:
-                played = [(len(cards), _empty(hands1)) for hands1, cards, _ in what]
+                played = [(len(cards), hands1.count(())) for hands1, cards, _ in what]  # (``_empty``)
             least = min(n for n, _ in played)
             if players == 1:
                 items.append((k, what, least, None))  # (a skip: one item)
