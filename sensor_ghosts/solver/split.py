@@ -357,6 +357,8 @@ def fewest_cards(
     solo_rules = ("solo", model.mode, model.pod_variant, pod_free)
     lazy_rules = ("lazy", model.pod_variant, pod_free, players, tuple(model.types)) if lazy else None
 
+    by_hand_items: dict[tuple, tuple[int, list]] = {}  # ``keyed``'s, by ``payments``' key
+
     def keyed(cid: int) -> tuple[int, list]:
         """``payments(cid)``: its form, and its items, each with the fewest
         cards of its commands and, with more players, each distinct (cards
@@ -426,9 +428,7 @@ def fewest_cards(
             items.append((k, what, least, sorted(set(played))))
         return got
 
-    by_hand_items: dict[tuple, tuple[int, list]] = {}
-
-
+    # Per (card state id, turns after the node's): ``extra`` in the loop below.
     extras: dict[tuple[int, int], list[int]] = {}
     live = grid._live  # (read directly in the loop: one lookup a node)
     # A node: (turn, grid id, card state id).
