@@ -475,17 +475,16 @@ def fewest_cards(
             table = grid.live(gid, t)
         form, items = keyed(cid)
         rest = turns - t - 1  # turns after this one
-        # With more players, per item the least its commands add to g: the
-        # same for every grid this card state meets on this turn. (Solo it is
-        # the item's fewest cards and the turns after.)
+        # With more players, per item the least its commands add to g (every
+        # item has its ``pairs`` then): the same for every grid this card
+        # state meets on this turn. (Solo it is the item's fewest cards and
+        # the turns after.)
         extra = None
         if players > 1:
             extra = extras.get((cid, rest))
             if extra is None:
-                extra = extras[(cid, rest)] = [
-                    per_card * least_n + rest if pairs is None
-                    else min(per_card * n + cards_for(rest, e) for n, e in pairs)
-                    for _k, _what, least_n, pairs in items]
+                extra = extras[(cid, rest)] = [min(per_card * n + cards_for(rest, e) for n, e in pairs)
+                                               for _k, _what, _least_n, pairs in items]
         worked = paused = False
         for i in range(resume, len(items)):
             k, what, least_n, pairs = items[i]
