@@ -116,11 +116,9 @@ _WAIT = ("wait", None)
 
 
 # With the escape pod: how many turns a flight plan may wait at Earth for the
-# pod after its last (``FlightPath``'s ``waiting``), and how many of the
-# commands paying for a turn are weighed (``FlightPath._options``; docs/SOLVER.md,
-# "Expected mode", on both).
+# pod after its last (``FlightPath``'s ``waiting``; docs/SOLVER.md, "Expected
+# mode"). (Of the commands paying for a turn one is weighed, ``_options``.)
 POD_WAITING = 1
-POD_OPTIONS = 1
 # How far below the best command so far another must be shown to stay, by
 # its draws worked out and the rest counted as wins, before its other draws
 # are left out (``FlightPath._after``): far above the sums' rounding, so the
@@ -156,10 +154,10 @@ class FlightPath:
     ``pod`` arguments), and the game is won when the ship and the pod are
     both at Earth, up to ``waiting`` turns after the plan's last
     (``pod_track.WAITING``). Of the commands that pay for a turn, only the
-    ``POD_OPTIONS`` best by a rule of thumb are weighed (``_options``): a
-    strategy still, so still a lower bound, and worked out exactly; weighing
-    them all multiplies the card states by the pod's places, too slow for
-    seconds."""
+    best by a rule of thumb is weighed (``_options``): a strategy still, so
+    still a lower bound, and worked out exactly; weighing them all
+    multiplies the card states by the pod's places, too slow for seconds
+    (docs/SOLVER-HISTORY.md has two and three weighed)."""
 
     def __init__(self, model: Model, needs: list[tuple[tuple, Branch]], deadline: float | None = None,
                  pods: PodTrack | None = None, waiting: int = 0):
