@@ -7,7 +7,9 @@ import random
 import time
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
+from dataclasses import replace
 
+from ..rules.geometry import EARTH
 from ..rules.setup import Deal, Setup
 from ..rules.state import GameState, initial_state, random_deal
 from ..rules.validation import check_playable, check_shape
@@ -25,6 +27,10 @@ MODES = tuple(m.value for m in Mode)
 # turns (``_split_solve``): no standard game comes near it, and the relaxed
 # game deepens to a cap this far (``RelaxedBound.turns``).
 INF_TURNS = DEEPEN_FROM
+# Nodes the search on the deck as dealt may take (``SideSearches``): where
+# it had the plan on four players' slow setups in open mode, it found it in
+# 123-30,615 nodes (docs/SOLVER.md); where it has none, the nodes are lost.
+WITNESS_NODES = 35_000
 OBJECTIVES = tuple(o.value for o in Objective if o is not Objective.PROBABILITY)  # what a caller may ask for
 
 
@@ -49,7 +55,7 @@ def start_state(instance: Setup | GameState, mode: str, deal: Deal | None) -> tu
             raise SolverInputError("deal mode needs a deal (the deck order and ranking): none given")
         return initial_state(instance, d), False
     # Open / expected: any deal fixes the card set; the solver chooses or averages.
-    return initial_state(instance, d or random_deal(instance, random.Random(0))), True
+    return initial_state(instance, _deal_of(instance, deal)), True
 
 
 @contextmanager
@@ -121,29 +127,149 @@ def solve(
     mode, objective = Mode(mode).value, Objective(objective).value
     start, fresh = start_state(instance, mode, deal)
     compiled.load_for(start)  # before the clock: a first call may compile for a minute
+    alone = ship_alone(start)
+    if alone is not None:
+        compiled.load_for(alone)  # (for ``SideSearches``)
     t0 = time.perf_counter()
+    reason = ""
     try:  # (the progress line is closed whatever ends the search)
         if mode == Mode.EXPECTED:
             return solve_expected(start, fresh, max_nodes=max_nodes, timeout=timeout, progress=progress, t0=t0)
         model = Model(start, mode)
-        if mode == Mode.OPEN and fresh:
-            roots: list[Root] = [(st, ("deal", dealt)) for st, dealt in model.open_roots()]
-        else:
-            roots = [(model.root_state(), None)]
-        if split.applies(model, roots) and (objective == Objective.TURNS or (
-                objective == Objective.TURNS_ONLY and _card_search_first(model))):
-            out = _split_solve(model, roots, t0, timeout, max_nodes, max_states, progress, max_turns,
-                               any_cards=objective == Objective.TURNS_ONLY)
-        else:
-            out = astar(model, roots, objective=objective, max_nodes=max_nodes, timeout=timeout,
-                        max_states=max_states, progress=progress, max_turns=max_turns)
+        roots = model.search_roots(fresh)
+        side = SideSearches(start, fresh, mode, objective, _deal_of(instance, deal), t0, timeout, max_states,
+                            max_turns)
+        out = _search(model, roots, objective, t0, timeout, max_nodes, max_states, progress, max_turns,
+                      side=side if side.applies() else None)
+        out.nodes += side.nodes
+        if side.unsolvable is not None:
+            reason = "even without the escape pod: " + side.unsolvable
+        if side.witness is not None:
+            witness_model, witness = side.witness
+            witness.nodes = out.nodes
+            result = _result(witness_model, witness, instance, side.deal, Mode.DEAL.value, objective, t0)
+            assert result.plan is not None
+            result.mode = result.plan.mode = mode  # the deck as dealt is one that open mode may choose
+            return result
     finally:
         if isinstance(progress, TtyProgress):
             progress.end()
     result = _result(model, out, instance, deal, mode, objective, t0)
     if result.status == Status.UNSOLVABLE:
-        result.reason = _why_unsolvable(model, roots, out.nodes, max_turns)
+        result.reason = reason or _why_unsolvable(model, roots, out.nodes, max_turns)
     return result
+
+
+def ship_alone(state: GameState) -> GameState | None:
+    """With the escape pod still on its way, the same position without it
+    (the variant off, no pod); else None.
+
+    The game without the pod is a relaxation of the game with it: nothing
+    the ship meets or plays reads the pod (§10: it flips nothing and moves
+    after the ship's action; [D17]: a shifted row carries it with its card),
+    and without it the ship wins the moment it lands ([D12]), where with it
+    the game may go on for the pod. So every plan with the pod is, turn for
+    turn on the same deck order, a plan without it that wins no later: the
+    fewest turns without the pod are a lower bound on the fewest with it,
+    and a game the ship alone cannot win is lost with the pod too. Without
+    the pod's movement values the cards of one kind are alike, so the ship
+    alone has far fewer card states to search."""
+    if state.pod is None or state.pod == EARTH or state.ship == EARTH:
+        return None
+    options = replace(state.setup.options, escape_pod=False)
+    return replace(state, setup=replace(state.setup, options=options), pod=None)
+
+
+def _turns_at_least(out: SearchOutcome) -> int:
+    """The fewest turns a search showed are needed: its optimum, or the
+    bound it got to."""
+    if out.status == Status.SOLVED and out.value is not None:
+        return int(out.value[0])
+    return out.bound or 0
+
+
+class SideSearches:
+    """The searches a slow card search turns to (``split.fewest_cards``'s
+    ``when_slow``, after ``split.SLOW_AFTER`` nodes at T turns), each
+    answer exact (T is tried only when no plan has fewer turns):
+
+    - with the escape pod, the ship alone (``ship_alone``), searched once:
+      its fewest turns are a floor on the fewest with the pod, so above T
+      they prove that no plan of T turns exists; where the ship alone
+      cannot win, no plan wins (``unsolvable`` says why);
+    - in open mode, fewest turns alone: a plan of T turns on the deck as
+      dealt (``deal``), at most ``WITNESS_NODES`` nodes. Open mode may
+      choose any deck order, so such a plan is one of its optimal plans
+      (``witness``). Open mode's lazy draws choose among all the cards at
+      every draw, a deal mode search only follows the deck, so where the
+      deck as dealt has a plan of T turns it often finds it far sooner
+      (four players' slow setups: docs/SOLVER.md).
+
+    ``nodes``: what they searched."""
+
+    def __init__(self, start: GameState, fresh: bool, mode: str, objective: str, deal: Deal | None, t0: float,
+                 timeout: float | None, max_states: int, max_turns: int | None):
+        self.start, self.fresh, self.mode = start, fresh, mode
+        self.alone = ship_alone(start) if objective != Objective.CARDS else None
+        self.on_deck = mode == Mode.OPEN and objective == Objective.TURNS_ONLY
+        self.deal = deal if fresh else None
+        self._limits = (t0, timeout, max_states, max_turns)
+        self.least: int | None = None  # the ship alone's fewest turns (or bound), once searched
+        self.unsolvable: str | None = None
+        self.witness: tuple[Model, SearchOutcome] | None = None
+        self.nodes = 0
+
+    def applies(self) -> bool:
+        """Whether there is any to turn to."""
+        return self.alone is not None or self.on_deck
+
+    def __call__(self, turns: int) -> str:
+        t0, timeout, max_states, max_turns = self._limits
+        if self.alone is not None and self.least is None:
+            model = Model(self.alone, self.mode)
+            roots = model.search_roots(self.fresh)
+            out = _search(model, roots, Objective.TURNS_ONLY.value, t0, timeout, None, max_states, None, max_turns)
+            self.nodes += out.nodes
+            if out.status == Status.UNSOLVABLE:
+                self.unsolvable = _why_unsolvable(model, roots, out.nodes, max_turns)
+                return split.NO_PLAN
+            self.least = _turns_at_least(out)
+        if self.least is not None and self.least > turns:
+            return split.NO_PLAN
+        if self.on_deck:
+            model = Model(self.start, Mode.DEAL.value)
+            deadline = None if timeout is None else t0 + timeout
+            out = split.fewest_cards(model, model.search_roots(False), turns, deadline=deadline, max_nodes=WITNESS_NODES,
+                                     max_states=max_states, any_cards=True)
+            self.nodes += out.nodes
+            if out.status == Status.SOLVED:
+                self.witness = (model, out)
+                return split.PLAN_ELSEWHERE
+        return split.GO_ON
+
+
+def _deal_of(instance: Setup | GameState, deal: Deal | None) -> Deal | None:
+    """The deal a fresh setup starts from in open and expected mode: the one
+    given, else the setup's own, else a fixed random one (None for a
+    position: its deck is its own)."""
+    if not isinstance(instance, Setup):
+        return None
+    return deal or instance.deal or random_deal(instance, random.Random(0))
+
+
+def _search(model: Model, roots: list[Root], objective: str, t0: float, timeout: float | None,
+            max_nodes: int | None, max_states: int, progress: Callable[[dict], None] | None,
+            max_turns: int | None, side: SideSearches | None = None) -> SearchOutcome:
+    """The search ``solve`` makes for an objective of deal or open mode, the
+    clock started at ``t0``. ``side``: what the card search turns to when it
+    does not end quickly (``SideSearches``)."""
+    if split.applies(model, roots) and (objective == Objective.TURNS or (
+            objective == Objective.TURNS_ONLY and _card_search_first(model))):
+        return _split_solve(model, roots, t0, timeout, max_nodes, max_states, progress, max_turns,
+                            any_cards=objective == Objective.TURNS_ONLY, side=side)
+    left = None if timeout is None else max(0.0, timeout - (time.perf_counter() - t0))
+    return astar(model, roots, objective=objective, max_nodes=max_nodes, timeout=left, max_states=max_states,
+                 progress=progress, max_turns=max_turns)
 
 
 def _why_unsolvable(model: Model, roots: list[Root], nodes: int, max_turns: int | None) -> str:
@@ -205,7 +331,8 @@ CARD_SEARCH_TURNS = 4
 
 def _split_solve(model: Model, roots: list[Root], t0: float, timeout: float | None, max_nodes: int | None,
                  max_states: int, progress: Callable[[dict], None] | None,
-                 max_turns: int | None, any_cards: bool = False) -> SearchOutcome:
+                 max_turns: int | None, any_cards: bool = False,
+                 side: SideSearches | None = None) -> SearchOutcome:
     """The full objective with the grid's and the cards' halves of a turn
     apart (``split``): the fewest cards among the plans of T turns, T the
     fewest.
@@ -219,8 +346,10 @@ def _split_solve(model: Model, roots: list[Root], t0: float, timeout: float | No
     failure proves no plan of that many, nor of fewer: docs/SOLVER.md, "The
     card search deepened"); past them the A* finds T (from the floor the
     card searches proved, ``astar``'s ``min_turns``), then the card search
-    runs at T. ``any_cards`` ('turns-only'): the card search takes the first
-    plan of T turns it finds, and the A*'s plan stands when it is needed
+    runs at T. ``side``: what a card search that does not end quickly turns
+    to (``SideSearches``): a floor on T, or a plan of T turns found another
+    way (the search stops; ``side.witness``). ``any_cards``
+    ('turns-only'): the card search takes the first plan of T turns it finds, and the A*'s plan stands when it is needed
     (where ``_card_search_first`` says so; solo in deal mode the A* alone is
     faster, the card search took 1.35 of its time per setup on setups
     0-199)."""
@@ -234,17 +363,24 @@ def _split_solve(model: Model, roots: list[Root], t0: float, timeout: float | No
     guess = min(h_cards.bounds(st, INF_TURNS)[0] for st, _ in roots)
     nodes = 0
     none_within = 0  # the card searches proved no plan of this many turns, nor of fewer
-    for turns in range(guess, guess + CARD_SEARCH_TURNS):
+    turns = guess
+    for _ in range(CARD_SEARCH_TURNS):
         if turns >= INF_TURNS or (max_turns is not None and turns > max_turns):
             break
         out = split.fewest_cards(model, roots, turns, deadline=deadline, heuristic=h_cards, progress=progress,
                                  max_nodes=None if max_nodes is None else max(0, max_nodes - nodes),
-                                 max_states=max_states, any_cards=any_cards)
+                                 max_states=max_states, any_cards=any_cards, when_slow=side)
         nodes += out.nodes
         if out.status != Status.UNSOLVABLE:
             out.nodes = nodes
-            return out  # solved, or 'unknown' with the bound T >= turns
+            return out  # solved, 'unknown' with the bound T >= turns, or a plan found by ``side``
+        if side is not None and side.unsolvable is not None:
+            out.nodes = nodes
+            return out
         none_within = turns
+        if side is not None and side.least is not None:
+            none_within = max(none_within, side.least - 1)  # none of fewer than the ship alone needs
+        turns = none_within + 1
     left = None if timeout is None else max(0.0, timeout - (time.perf_counter() - t0))
     out = astar(model, roots, objective=Objective.TURNS_ONLY.value, timeout=left, max_states=max_states, progress=progress,
                 max_nodes=None if max_nodes is None else max(0, max_nodes - nodes), max_turns=max_turns,

@@ -78,7 +78,6 @@ from .model import (
     Model,
     pay_class,
 )
-from .model_state import Root
 from .plan import build_plan, dealt_of
 from .pod_track import WAITING, WON, PodTrack
 from .result import SolveResult, SolverInputError
@@ -521,10 +520,7 @@ def _fewest_turn_plans(inst: GameState, mode: str, fresh: bool, deadline: float 
     fewest cards (fewer cards leave more to spare for bad draws), as far as
     the budget goes (a generator: the caller may stop early)."""
     model = Model(inst, mode)
-    if mode == "open" and fresh:
-        roots: list[Root] = [(st, ("deal", dealt)) for st, dealt in model.open_roots()]
-    else:
-        roots = [(model.root_state(), None)]
+    roots = model.search_roots(fresh)
     if not split.applies(model, roots):
         yield "unknown", None
         return

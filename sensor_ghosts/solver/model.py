@@ -109,6 +109,7 @@ from .model_state import (
     SHIFT_TAG,
     SHIP,
     SHL,
+    Root,
     pay_class,
 )
 from .pattern_sets import A_LOW, FULL, members, pattern_columns, xor_mask_set, xor_set
@@ -258,6 +259,14 @@ class Model(GridRules, CardRules):
             s.ship, s.pod, s.shields, s.held, (0,) * 7, masks, self.initial_samples,
             hands, deck, disc, s.heading, s.second_pass, s.active, (),
         )
+
+    def search_roots(self, fresh: bool) -> list[Root]:
+        """A search's roots: in open mode from a fresh setup every choice of
+        opening hands, each with its record ('deal', dealt tokens per player:
+        ``plan.dealt_of``); else the position itself."""
+        if self.mode == "open" and fresh:
+            return [(st, ("deal", dealt)) for st, dealt in self.open_roots()]
+        return [(self.root_state(), None)]
 
     def open_roots(self) -> list[tuple[tuple, tuple]]:
         """Open mode from a fresh setup: every choice of opening hands (by type).

@@ -141,6 +141,18 @@ _SHAPES: dict[tuple, tuple[int, list]] = {}
 _SHAPES_LIMIT = 20_000
 
 
+# Nodes after which ``fewest_cards`` turns to ``when_slow``: most card
+# searches end before (the escape pod's median solve in open mode, seeds
+# 0-999: 376 nodes), and for them its searches would be time lost.
+SLOW_AFTER = 2_000
+# ``when_slow``'s verdicts on a number of turns T: go on searching; no plan
+# of T turns (a relaxation proved it); a plan of T turns was found another
+# way (the search stops, 'unknown' with this as ``stopped``).
+GO_ON = ""
+NO_PLAN = "no plan"
+PLAN_ELSEWHERE = "a plan found elsewhere"
+
+
 def _share(key: tuple, shape: tuple[int, list]) -> None:
     """Keep ``keyed``'s answer ``shape`` in ``_SHAPES`` (which starts over
     when full)."""
@@ -170,6 +182,7 @@ def fewest_cards(
     progress: Callable[[dict], None] | None = None,
     lazy: bool | None = None,
     any_cards: bool = False,
+    when_slow: Callable[[int], str] | None = None,
 ) -> SearchOutcome:
     """The plan of exactly ``turns`` turns with the fewest cards, then the
     most cards left, from ``roots`` (``applies`` must hold); ``turns`` must
@@ -183,7 +196,10 @@ def fewest_cards(
     for the tests, which check it against the draws branched on).
     ``any_cards``: the first plan of ``turns`` turns found, its cards not
     minimised ('turns-only'): every command counts as no card, so the
-    search goes deepest first."""
+    search goes deepest first. ``when_slow``: asked once, with ``turns``,
+    when the search has not ended within ``SLOW_AFTER`` nodes, for searches
+    of its own (``api.SideSearches``): ``GO_ON``, ``NO_PLAN`` or
+    ``PLAN_ELSEWHERE``."""
     t_start = time.perf_counter()
     last_report = t_start
     grid = GridHalf(model, turns, heuristic)
@@ -454,6 +470,12 @@ def fewest_cards(
             if free is not None and free <= g:
                 continue  # dominated since it was pushed
         nodes += 1
+        if nodes == SLOW_AFTER and when_slow is not None:
+            verdict = when_slow(turns)
+            if verdict == NO_PLAN:
+                return SearchOutcome("unsolvable", None, None, None, nodes)
+            if verdict == PLAN_ELSEWHERE:
+                return SearchOutcome("unknown", None, None, turns, nodes, PLAN_ELSEWHERE)
         if (max_nodes is not None and nodes > max_nodes) or len(best) > max_states:
             stopped = "node limit" if max_nodes is not None and nodes > max_nodes else "memory limit"
             return SearchOutcome("unknown", None, None, turns, nodes, stopped)
