@@ -27,10 +27,13 @@ MODES = tuple(m.value for m in Mode)
 # turns (``_split_solve``): no standard game comes near it, and the relaxed
 # game deepens to a cap this far (``RelaxedBound.turns``).
 INF_TURNS = DEEPEN_FROM
-# Nodes the search on the deck as dealt may take (``SideSearches``): where
-# it had the plan on four players' slow setups in open mode, it found it in
-# 123-30,615 nodes (docs/SOLVER.md); where it has none, the nodes are lost.
-WITNESS_NODES = 35_000
+# The decks a slow open-mode search looks for a plan on (``SideSearches``):
+# the deck as dealt, then seeded random deals; and the nodes each may take.
+# On four players' slowest setups some deck among the first eight had a
+# plan of the fewest turns found within 2,100 nodes wherever any had
+# (docs/SOLVER.md); where none has, the nodes are lost.
+WITNESS_DECKS = 8
+WITNESS_NODES = 2_500
 OBJECTIVES = tuple(o.value for o in Objective if o is not Objective.PROBABILITY)  # what a caller may ask for
 
 
@@ -145,11 +148,11 @@ def solve(
         if side.unsolvable is not None:
             reason = "even without the escape pod: " + side.unsolvable
         if side.witness is not None:
-            witness_model, witness = side.witness
+            witness_model, witness, witness_deal = side.witness
             witness.nodes = out.nodes
-            result = _result(witness_model, witness, instance, side.deal, Mode.DEAL.value, objective, t0)
+            result = _result(witness_model, witness, instance, witness_deal, Mode.DEAL.value, objective, t0)
             assert result.plan is not None
-            result.mode = result.plan.mode = mode  # the deck as dealt is one that open mode may choose
+            result.mode = result.plan.mode = mode  # a deck order that open mode may choose
             return result
     finally:
         if isinstance(progress, TtyProgress):
@@ -197,12 +200,14 @@ class SideSearches:
       its fewest turns are a floor on the fewest with the pod, so above T
       they prove that no plan of T turns exists; where the ship alone
       cannot win, no plan wins (``unsolvable`` says why);
-    - in open mode, fewest turns alone: a plan of T turns on the deck as
-      dealt (``deal``), at most ``WITNESS_NODES`` nodes. Open mode may
-      choose any deck order, so such a plan is one of its optimal plans
-      (``witness``). Open mode's lazy draws choose among all the cards at
-      every draw, a deal mode search only follows the deck, so where the
-      deck as dealt has a plan of T turns it often finds it far sooner
+    - in open mode, fewest turns alone: a plan of T turns on one deck
+      order, the deck as dealt (``deal``), then (from a fresh setup) seeded
+      random deals, up to ``WITNESS_DECKS``, at most ``WITNESS_NODES``
+      nodes each. Open mode may choose any deck order, so such a plan is
+      one of its optimal plans (``witness``: the model, the search's
+      outcome and the deal). Open mode's lazy draws choose among all the
+      cards at every draw, a deal mode search only follows the deck, so
+      where a deck has a plan of T turns it often finds it far sooner
       (four players' slow setups: docs/SOLVER.md).
 
     ``nodes``: what they searched."""
@@ -216,7 +221,7 @@ class SideSearches:
         self._limits = (t0, timeout, max_states, max_turns)
         self.least: int | None = None  # the ship alone's fewest turns (or bound), once searched
         self.unsolvable: str | None = None
-        self.witness: tuple[Model, SearchOutcome] | None = None
+        self.witness: tuple[Model, SearchOutcome, Deal | None] | None = None
         self.nodes = 0
 
     def applies(self) -> bool:
@@ -237,15 +242,27 @@ class SideSearches:
         if self.least is not None and self.least > turns:
             return split.NO_PLAN
         if self.on_deck:
-            model = Model(self.start, Mode.DEAL.value)
             deadline = None if timeout is None else t0 + timeout
-            out = split.fewest_cards(model, model.search_roots(False), turns, deadline=deadline, max_nodes=WITNESS_NODES,
-                                     max_states=max_states, any_cards=True)
-            self.nodes += out.nodes
-            if out.status == Status.SOLVED:
-                self.witness = (model, out)
-                return split.PLAN_ELSEWHERE
+            for deal, state in self._decks():
+                model = Model(state, Mode.DEAL.value)
+                out = split.fewest_cards(model, model.search_roots(False), turns, deadline=deadline,
+                                         max_nodes=WITNESS_NODES, max_states=max_states, any_cards=True)
+                self.nodes += out.nodes
+                if out.status == Status.SOLVED:
+                    self.witness = (model, out, deal)
+                    return split.PLAN_ELSEWHERE
         return split.GO_ON
+
+    def _decks(self) -> Iterator[tuple[Deal | None, GameState]]:
+        """(deal, its start) for each deck order to look on: the deck as
+        dealt (a position's own deck, deal None), then from a fresh setup
+        seeded random deals."""
+        yield self.deal, self.start
+        if self.deal is None:
+            return
+        for i in range(1, WITNESS_DECKS):
+            deal = random_deal(self.start.setup, random.Random(i))
+            yield deal, initial_state(self.start.setup, deal)
 
 
 def _deal_of(instance: Setup | GameState, deal: Deal | None) -> Deal | None:

@@ -1,11 +1,12 @@
 """What a slow card search turns to (``api.SideSearches``): with the escape
 pod, the ship alone's fewest turns as a floor (``api.ship_alone``); in open
-mode, a plan on the deck as dealt. Each is checked against the search
+mode, a plan on one deck order. Each is checked against the search
 without it (``split.SLOW_AFTER`` raised past any search here) and through
 the rules engine."""
 
 from __future__ import annotations
 
+import random
 from dataclasses import replace
 
 import pytest
@@ -14,8 +15,10 @@ import sensor_ghosts.solver.api as api
 from sensor_ghosts.generators import generate_setup
 from sensor_ghosts.rules.geometry import DOCK, EARTH
 from sensor_ghosts.rules.options import RuleOptions
-from sensor_ghosts.rules.state import Status
+from sensor_ghosts.rules.state import Status, random_deal
 from sensor_ghosts.solver import solve, split
+from sensor_ghosts.solver.model import Model
+from sensor_ghosts.solver.search import Heuristic
 
 POD = RuleOptions(escape_pod=True)
 FOUR = RuleOptions(players=4)
@@ -95,13 +98,14 @@ def test_the_ship_alone_needs_no_more_turns_than_with_the_pod():
 
 
 @pytest.mark.parametrize("seed", [890, 464, 571])
-def test_a_plan_on_the_deck_as_dealt_is_taken_only_at_the_fewest_turns(monkeypatch, seed):
+def test_a_plan_on_one_deck_order_is_taken_only_at_the_fewest_turns(monkeypatch, seed):
     # Four players, open mode. On setups 890 and 464 the deck as dealt needs
-    # one turn more than open mode's optimum: the plan on it is not taken,
-    # and the card search finds the optimum. On 571 the deck as dealt has a
-    # plan of the fewest turns, which open mode's own search takes 18 s to
-    # find: it is taken, and it is open mode's answer (any deck order may be
-    # chosen), with its deck in the plan.
+    # one turn more than open mode's optimum: a plan on it is not taken (a
+    # search on it for T + 1 turns fails here), and the answer is the
+    # optimum of the search without side searches. On 571 the deck as dealt
+    # has a plan of the fewest turns, which open mode's own search takes
+    # 18 s to find: it is taken, and it is open mode's answer (any deck
+    # order may be chosen), with its deck in the plan.
     setup = generate_setup(seed, FOUR)
     dealt = solve(setup, mode="deal", objective="turns-only", timeout=60)
     seen = _verdicts(monkeypatch)
@@ -111,5 +115,19 @@ def test_a_plan_on_the_deck_as_dealt_is_taken_only_at_the_fewest_turns(monkeypat
     if seed == 571:
         assert taken == [r.turns] == [dealt.turns] and r.plan.deal == setup.deal
     else:
-        assert not taken and dealt.turns == r.turns + 1
+        assert dealt.turns == r.turns + 1 and r.plan.deal != setup.deal
         assert r.turns == _without_side_searches(setup, "open", monkeypatch).turns
+
+
+def test_a_seeded_random_deal_may_have_the_plan_the_deck_as_dealt_lacks():
+    # Four players' setup 715, open mode: the deck as dealt needs 13 turns,
+    # open mode 12 (the relaxed game's admissible bound at every opening
+    # hand), which its own search took 10 s to find. A seeded random deal
+    # has a plan of 12: taken as open mode's answer, with that deal.
+    setup = generate_setup(715, FOUR)
+    r = solve(setup, mode="open", objective="turns-only", timeout=120)
+    assert r.status == "solved" and r.turns == 12 and r.plan.mode == "open" and _wins(r)
+    assert r.plan.deal in [random_deal(setup, random.Random(i)) for i in range(1, api.WITNESS_DECKS)]
+    model = Model(api.start_state(setup, "open", None)[0], "open")
+    h = Heuristic(model, forget_far_rows=True)
+    assert min(h.bounds(st, api.INF_TURNS)[0] for st, _ in model.search_roots(True)) == 12
