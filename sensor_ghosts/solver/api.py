@@ -140,8 +140,8 @@ def solve(
             return solve_expected(start, fresh, max_nodes=max_nodes, timeout=timeout, progress=progress, t0=t0)
         model = Model(start, mode)
         roots = model.search_roots(fresh)
-        side = SideSearches(start, fresh, mode, objective, _deal_of(instance, deal), t0, timeout, max_states,
-                            max_turns)
+        side = SideSearches(start, fresh, mode, objective, _deal_of(instance, deal), t0, timeout, max_nodes,
+                            max_states, max_turns)
         out = _search(model, roots, objective, t0, timeout, max_nodes, max_states, progress, max_turns,
                       side=side if side.applies() else None)
         out.nodes += side.nodes
@@ -210,15 +210,17 @@ class SideSearches:
       where a deck has a plan of T turns it often finds it far sooner
       (four players' slow setups: docs/SOLVER.md).
 
-    ``nodes``: what they searched."""
+    Each has the caller's clock and limits (the ship alone its own
+    ``max_nodes``; the decks ``WITNESS_NODES`` each). ``nodes``: what they
+    searched."""
 
     def __init__(self, start: GameState, fresh: bool, mode: str, objective: str, deal: Deal | None, t0: float,
-                 timeout: float | None, max_states: int, max_turns: int | None):
+                 timeout: float | None, max_nodes: int | None, max_states: int, max_turns: int | None):
         self.start, self.fresh, self.mode = start, fresh, mode
         self.alone = ship_alone(start) if objective != Objective.CARDS else None
         self.on_deck = mode == Mode.OPEN and objective == Objective.TURNS_ONLY
         self.deal = deal if fresh else None
-        self._limits = (t0, timeout, max_states, max_turns)
+        self._limits = (t0, timeout, max_nodes, max_states, max_turns)
         self.least: int | None = None  # the ship alone's fewest turns (or bound), once searched
         self.unsolvable: str | None = None
         self.witness: tuple[Model, SearchOutcome, Deal | None] | None = None
@@ -229,11 +231,12 @@ class SideSearches:
         return self.alone is not None or self.on_deck
 
     def __call__(self, turns: int) -> str:
-        t0, timeout, max_states, max_turns = self._limits
+        t0, timeout, max_nodes, max_states, max_turns = self._limits
         if self.alone is not None and self.least is None:
             model = Model(self.alone, self.mode)
             roots = model.search_roots(self.fresh)
-            out = _search(model, roots, Objective.TURNS_ONLY.value, t0, timeout, None, max_states, None, max_turns)
+            out = _search(model, roots, Objective.TURNS_ONLY.value, t0, timeout, max_nodes, max_states, None,
+                          max_turns)
             self.nodes += out.nodes
             if out.status == Status.UNSOLVABLE:
                 self.unsolvable = _why_unsolvable(model, roots, out.nodes, max_turns)
@@ -366,8 +369,9 @@ def _split_solve(model: Model, roots: list[Root], t0: float, timeout: float | No
     runs at T. ``side``: what a card search that does not end quickly turns
     to (``SideSearches``): a floor on T, or a plan of T turns found another
     way (the search stops; ``side.witness``). ``any_cards``
-    ('turns-only'): the card search takes the first plan of T turns it finds, and the A*'s plan stands when it is needed
-    (where ``_card_search_first`` says so; solo in deal mode the A* alone is
+    ('turns-only'): the card search takes the first plan of T turns it
+    finds, and the A*'s plan stands when it is needed (where
+    ``_card_search_first`` says so; solo in deal mode the A* alone is
     faster, the card search took 1.35 of its time per setup on setups
     0-199)."""
     # The card search's checks let the relaxed game's far rows go: they
