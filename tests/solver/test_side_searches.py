@@ -15,9 +15,9 @@ import sensor_ghosts.solver.api as api
 from sensor_ghosts.generators import generate_setup
 from sensor_ghosts.rules.geometry import DOCK, EARTH
 from sensor_ghosts.rules.options import RuleOptions
-from sensor_ghosts.rules.state import Status, random_deal
+from sensor_ghosts.rules.state import Status, initial_state, random_deal
 from sensor_ghosts.solver import solve, split
-from sensor_ghosts.solver.model import Model
+from sensor_ghosts.solver.model import HANDS, Model
 from sensor_ghosts.solver.search import Heuristic
 
 POD = RuleOptions(escape_pod=True)
@@ -131,3 +131,16 @@ def test_a_seeded_random_deal_may_have_the_plan_the_deck_as_dealt_lacks():
     model = Model(api.start_state(setup, "open", None)[0], "open")
     h = Heuristic(model, forget_far_rows=True)
     assert min(h.bounds(st, api.INF_TURNS)[0] for st, _ in model.search_roots(True)) == 12
+
+
+def test_the_relaxed_game_reads_no_card_so_every_deck_shares_it():
+    # The decks' searches share the card search's heuristic: the relaxed
+    # game's key and bounds are the same for every deck order of a setup.
+    setup = generate_setup(3, FOUR)
+    models = [Model(initial_state(setup, d), "deal") for d in (setup.deal, random_deal(setup, random.Random(1)))]
+    roots = [m.root_state() for m in models]
+    assert roots[0][HANDS] != roots[1][HANDS]
+    shared = Heuristic(models[0], forget_far_rows=True)
+    assert shared.relaxed._key(roots[0]) == shared.relaxed._key(roots[1])
+    for m, st in zip(models, roots, strict=True):
+        assert shared.bounds(st, 20) == Heuristic(m, forget_far_rows=True).bounds(st, 20)
