@@ -225,12 +225,12 @@ class SideSearches:
         self.unsolvable: str | None = None
         self.witness: tuple[Model, SearchOutcome, Deal | None] | None = None
         self.nodes = 0
-        # The card search's heuristic (``_split_solve`` sets it), for the
-        # decks: its relaxed game reads only the grid, the ship, the samples
-        # and the shields of a state (``RelaxedBound._key``), alike for
-        # every deck order of the same setup, so what it learned holds there
-        # (without it a deck's first nodes each pay a fresh relaxed search).
-        self.heuristic: Heuristic | None = None
+        # One heuristic for every deck: the relaxed game reads only the
+        # grid, the ship, the samples and the shields of a state
+        # (``RelaxedBound._key``), alike for every deck order of the same
+        # setup, so what it learned on one deck holds on the next (without
+        # it each deck's first nodes pay fresh relaxed searches).
+        self.deck_heuristic: Heuristic | None = None
 
     def applies(self) -> bool:
         """Whether there is any to turn to."""
@@ -254,9 +254,13 @@ class SideSearches:
             deadline = None if timeout is None else t0 + timeout
             for deal, state in self._decks():
                 model = Model(state, Mode.DEAL.value)
+                if self.deck_heuristic is None:
+                    self.deck_heuristic = Heuristic(model)
+                    if self.deck_heuristic.relaxed is not None:
+                        self.deck_heuristic.relaxed.deadline = deadline
                 out = split.fewest_cards(model, model.search_roots(False), turns, deadline=deadline,
                                          max_nodes=WITNESS_NODES, max_states=max_states, any_cards=True,
-                                         heuristic=self.heuristic)
+                                         heuristic=self.deck_heuristic)
                 self.nodes += out.nodes
                 if out.status == Status.SOLVED:
                     self.witness = (model, out, deal)
@@ -389,8 +393,6 @@ def _split_solve(model: Model, roots: list[Root], t0: float, timeout: float | No
     if deadline is not None and h_cards.relaxed is not None:
         h_cards.relaxed.deadline = deadline
     guess = min(h_cards.bounds(st, INF_TURNS)[0] for st, _ in roots)
-    if side is not None:
-        side.heuristic = h_cards
     nodes = 0
     none_within = 0  # the card searches proved no plan of this many turns, nor of fewer
     turns = guess
