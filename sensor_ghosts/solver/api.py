@@ -140,8 +140,8 @@ def solve(
             return solve_expected(start, fresh, max_nodes=max_nodes, timeout=timeout, progress=progress, t0=t0)
         model = Model(start, mode)
         roots = model.search_roots(fresh)
-        side = SideSearches(start, fresh, mode, objective, _deal_of(instance, deal), t0, timeout, max_nodes,
-                            max_states, max_turns)
+        side = SideSearches(start, alone if objective != Objective.CARDS else None, fresh, mode, objective,
+                            _deal_of(instance, deal), t0, timeout, max_nodes, max_states, max_turns)
         out = _search(model, roots, objective, t0, timeout, max_nodes, max_states, progress, max_turns,
                       side=side if side.applies() else None)
         out.nodes += side.nodes
@@ -214,10 +214,11 @@ class SideSearches:
     ``max_nodes``; the decks ``WITNESS_NODES`` each). ``nodes``: what they
     searched."""
 
-    def __init__(self, start: GameState, fresh: bool, mode: str, objective: str, deal: Deal | None, t0: float,
-                 timeout: float | None, max_nodes: int | None, max_states: int, max_turns: int | None):
-        self.start, self.fresh, self.mode = start, fresh, mode
-        self.alone = ship_alone(start) if objective != Objective.CARDS else None
+    def __init__(self, start: GameState, alone: GameState | None, fresh: bool, mode: str, objective: str,
+                 deal: Deal | None, t0: float, timeout: float | None, max_nodes: int | None, max_states: int,
+                 max_turns: int | None):
+        """``alone``: ``ship_alone(start)`` where its floor is wanted, else None."""
+        self.start, self.alone, self.fresh, self.mode = start, alone, fresh, mode
         self.on_deck = mode == Mode.OPEN and objective == Objective.TURNS_ONLY
         self.deal = deal if fresh else None
         self._limits = (t0, timeout, max_nodes, max_states, max_turns)
