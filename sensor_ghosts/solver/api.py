@@ -15,7 +15,7 @@ from ..rules.state import GameState, initial_state, random_deal
 from ..rules.validation import check_playable, check_shape
 from . import compiled, lazy_draws, split
 from .expected import solve_expected
-from .model import SHIP, Model
+from .model import ROT, SAMPLES, SHIP, Model
 from .model_state import Root
 from .plan import build_plan, dealt_of
 from .relaxed import DEEPEN_FROM, top_row_blocks
@@ -314,7 +314,14 @@ def _why_unsolvable(model: Model, roots: list[Root], nodes: int, max_turns: int 
         return f"every line of play was searched ({nodes} states) and none wins"
     st = roots[0][0]
     if too_few_samples(model, st):
-        return f"Earth asks for {model.need} virus samples and fewer are held or left on the board"
+        lost = st[SAMPLES] & model.virus_bits & ~model.takeable_virus_bits
+        if not lost:
+            return f"Earth asks for {model.need} virus samples and fewer are held or left on the board"
+        cells = [f"({b // 5 + 1},{(b % 5 - st[ROT][b // 5]) % 5 + 1})" for b in range(35) if lost >> b & 1]
+        where = (f"the virus token at {cells[0]} lies on a card" if len(cells) == 1 else
+                 f"the virus tokens at {', '.join(cells)} lie on cards")
+        return (f"Earth asks for {model.need} virus samples and fewer are held or can be taken: "
+                f"{where} obstructed on both sides, which destroy the ship")
     if st[SHIP][0] < 7 and top_row_blocks(model):
         return ("no card of row 7 has a side the ship can stop on, and only from row 7 "
                 "can it fly into Earth")

@@ -138,9 +138,10 @@ class SearchOutcome:
 
 
 def too_few_samples(model: Model, st: tuple) -> bool:
-    """Whether the virus samples held and those left on the board are fewer
-    than Earth asks for ([D12]): no win then."""
-    return st[HELD] + model.virus_tokens(st) < model.need
+    """Whether the virus samples held and those left on the board that the
+    ship can take (``Model.takeable_virus_bits``) are fewer than Earth asks
+    for ([D12]): no win then."""
+    return st[HELD] + model.takeable_virus_tokens(st) < model.need
 
 
 class Heuristic:

@@ -5,6 +5,7 @@ is checked apart from the solver, through the rules engine's ``fly``."""
 
 from __future__ import annotations
 
+import dataclasses
 from pathlib import Path
 
 import pytest
@@ -16,7 +17,7 @@ from sensor_ghosts.rules.cards import SectorType, Side
 from sensor_ghosts.rules.geometry import Direction
 from sensor_ghosts.rules.movement import fly
 from sensor_ghosts.rules.options import RuleOptions
-from sensor_ghosts.rules.setup import Slot, replace_cell
+from sensor_ghosts.rules.setup import Setup, Slot, replace_cell
 from sensor_ghosts.rules.state import Status, initial_state
 from sensor_ghosts.solver import relaxed, solve
 from sensor_ghosts.solver.model import Model
@@ -98,3 +99,69 @@ def test_render_solution_says_why_and_writes_nothing(tmp_path: Path) -> None:
     assert got.exit_code == 1
     assert "cannot be won (no card of row 7" in got.output
     assert not out.exists()
+
+
+# Two samples: of setup 105's three virus tokens, two lie on cards obstructed
+# on both sides, so at most one can be taken (474: two can).
+TWO = RuleOptions().with_flags(["two-samples"])
+
+
+def _virus_tokens_the_engine_lets_the_ship_take(seed: int, options: RuleOptions) -> int:
+    return _virus_tokens_the_engine_lets_the_ship_take_of(generate_setup(seed, options))
+
+
+def _virus_tokens_the_engine_lets_the_ship_take_of(setup: Setup) -> int:
+    """By the rules engine alone: the virus tokens some Fly into their card
+    (from any neighbouring cell of the grid, with full shields and a held
+    virus, the card either side up) takes ([D13]: only a ship that survives
+    the card; in low memory mode an O costs a held virus, §11)."""
+    state = initial_state(setup, setup.deal).evolve(shields=2, held=1)
+    taken = 0
+    for r in range(1, 8):
+        for c in range(1, 6):
+            cell = state.grid[r - 1][c - 1]
+            if not isinstance(cell, Slot) or cell.sample is None or not cell.sample.virus:
+                continue
+            ways = []
+            for d in Direction:
+                dr, dc = d.value
+                src = (r - dr, c - dc)
+                if not (1 <= src[0] <= 7 and 1 <= src[1] <= 5):
+                    continue
+                for up in (Side.FRONT, Side.BACK):
+                    grid = replace_cell(state.grid, (r, c), Slot(cell.card, up, cell.sample))
+                    after = fly(state.evolve(grid=grid, ship=src), d)
+                    survived = after.outcome is None or after.outcome.status != Status.LOST
+                    ways.append(survived and after.grid[r - 1][c - 1].sample is None)
+            taken += any(ways)
+    return taken
+
+
+def test_two_samples_with_one_takeable_virus_by_the_rules_engine() -> None:
+    assert _virus_tokens_the_engine_lets_the_ship_take(105, TWO) == 1
+    assert _virus_tokens_the_engine_lets_the_ship_take(474, TWO) == 2  # (the check can fail)
+
+
+@pytest.mark.parametrize("mode", ["deal", "open", "expected"])
+def test_two_samples_with_one_takeable_virus_unsolvable_at_once(mode: str) -> None:
+    setup = generate_setup(105, TWO)
+    r = solve(setup, mode=mode, objective="turns-only", timeout=10)
+    if mode == "expected":
+        assert r.win_probability == 0.0
+        return
+    assert r.status == "unsolvable"
+    assert r.nodes == 0  # decided at the start (it searched past 40 s before)
+    assert "(4,1), (5,3) lie on cards obstructed on both sides" in r.reason
+
+
+def test_takeable_tokens_and_low_memory() -> None:
+    setup = generate_setup(105, TWO)
+    m = Model(initial_state(setup, setup.deal), "deal")
+    assert bin(m.virus_bits).count("1") == 3
+    assert bin(m.takeable_virus_bits).count("1") == 1
+    # In low memory mode an O is an asteroid that costs a held virus (§11):
+    # every token can be taken.
+    low = dataclasses.replace(setup, options=dataclasses.replace(setup.options, low_memory=True))
+    assert _virus_tokens_the_engine_lets_the_ship_take_of(low) == 3
+    m = Model(initial_state(low, low.deal), "deal")
+    assert m.takeable_virus_bits == m.virus_bits
