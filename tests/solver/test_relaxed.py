@@ -236,7 +236,7 @@ def test_grid_bounds_through_a_virus_read_the_per_row_table():
     from sensor_ghosts.solver.relaxed import _CELLS
     from sensor_ghosts.solver.search import SAMPLES
 
-    checked = 0
+    checked = untakeable = 0
     for seed in range(8):
         setup = generate_setup(seed=seed)
         m = Model(initial_state(setup, setup.deal), "deal")
@@ -255,6 +255,11 @@ def test_grid_bounds_through_a_virus_read_the_per_row_table():
                 assert got[i] == want, (seed, vir, pos)
                 st = m.root_state()
                 st = (pos, *st[1:SAMPLES], vir, *st[SAMPLES + 1:])
-                assert h._actions(st) == (INF if want >= INF else max(m.to_earth[pos], want)), (seed, vir, pos)
+                # Tokens only on cards obstructed on both sides can never
+                # be taken (``Model.takeable_virus_bits``): no win.
+                lost = not vir & m.takeable_virus_bits
+                assert h._actions(st) == (INF if want >= INF or lost else max(m.to_earth[pos], want)), (seed, vir, pos)
                 checked += 1
+                untakeable += lost
     assert checked == 8 * 7 * 36
+    assert untakeable  # (seed 3: a token on such a card)
