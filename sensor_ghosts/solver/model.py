@@ -124,6 +124,12 @@ __all__ = [
 ]
 
 
+def _on_grid(act: tuple) -> tuple:
+    """An action as the grid sees it: a Peek changes nothing there,
+    whatever its direction (its heading is the cards' part)."""
+    return (PEEK, None) if act[0] == PEEK else act
+
+
 class Model(GridRules, CardRules):
     """Static facts of one instance and the turn transition on model states.
 
@@ -359,6 +365,12 @@ class Model(GridRules, CardRules):
             # The grid's side of a turn depends on the action (and the pod's
             # move), not on which cards pay for it: worked out once per action.
             grid_ends: dict | None = None if self.second_ok or self.pod_once else {}
+            # With the §12 second action likewise: the first action's runs
+            # once per action and pod move, the second's grid ends once per
+            # first run, action and pod move (``_second``); the commands,
+            # which read the cards, still once each.
+            firsts: dict | None = {} if self.second_ok and not self.pod_once else None
+            seconds: dict = {}
             every = None if pay is None else self.class_actions(base, pay)
             for c1 in self.commands(base, cards0, frozenset(), actions=every, paid=paid):
                 order, act, arrow, pd, value, cards1, _ = c1
@@ -373,16 +385,22 @@ class Model(GridRules, CardRules):
                     for end in ends:
                         self._emit(end, cards1, bolster, rec1, None, len(order), out)
                     continue
+                if firsts is not None:
+                    key = (_on_grid(act), self.pod_move(c1))
+                    runs = firsts.get(key)
+                    if runs is None:
+                        runs = firsts[key] = self._first_runs(base, key[0], key[1])
+                    rec1 = self._cmd_record(base, c1)
+                    for k, (end, b3, fl) in enumerate(runs):
+                        self._emit(end, cards1, bolster, rec1, None, len(order), out)
+                        if b3 is not None:
+                            self._second(b3, c1, rec1, bolster, fl, out, seconds, (key, k))
+                    continue
                 b1 = base.copy()
                 rec1 = self._cmd_record(b1, c1)
                 # Here a bolster need not pay off at once (``_bolstered``).
                 for b2, fl in self._run(b1, c1, frozenset()):
-                    b3 = None
-                    if self.second_ok and not self.pod_once and not b2.won and b2.held >= 1:
-                        b3 = b2.copy()  # before _finish, which may reuse b2
                     self._finish(b2, cards1, bolster, rec1, None, fl, len(order), out)
-                    if b3 is not None:
-                        self._second(b3, c1, rec1, bolster, fl, out)
             if self.pod_once:
                 # 'pod-once-per-turn': the first of two actions leaves the pod
                 # where it is (no pod direction); the second moves it.
@@ -391,6 +409,7 @@ class Model(GridRules, CardRules):
                     rec1 = self._cmd_record(b1, c1)
                     for b2, fl in self._run(b1, c1, frozenset(), pod_moves=False):
                         if not b2.won and b2.held >= 1:
+                            b2.held -= 1  # (the sample that buys the second action)
                             self._second(b2, c1, rec1, bolster, fl, out)
         return out
 
@@ -447,14 +466,41 @@ class Model(GridRules, CardRules):
         no bolster, no command; the re-scan)."""
         return self._grid_end(self.branch_of(st), frozenset())
 
-    def _second(self, b3: Branch, c1: tuple, rec1: tuple, bolster: int, fl: frozenset, out: list) -> None:
-        """§12: a held virus sample buys a second action after command ``c1``."""
-        b3.held -= 1
+    def _first_runs(self, base: Branch, act: tuple, pod: tuple | None) -> list[tuple]:
+        """With the §12 second action, each run of a first action ``act``
+        from ``base``, the pod moving by ``pod``: (its turn's end when no
+        second action follows, ``_grid_end``; the branch a second action
+        starts from, its sample spent, or None when none may follow; the
+        cards flipped by choice so far)."""
+        out = []
+        for b2, fl in self._run_move(base.copy(), act, pod, frozenset()):
+            b3 = None
+            if not b2.won and b2.held >= 1:
+                b3 = b2.copy()  # (before ``_grid_end``, which may change b2)
+                b3.held -= 1  # the sample that buys the second action
+            out.append((self._grid_end(b2, fl), b3, fl))
+        return out
+
+    def _second(self, b3: Branch, c1: tuple, rec1: tuple, bolster: int, fl: frozenset, out: list,
+                ends_of: dict | None = None, at: tuple = ()) -> None:
+        """§12: a second action after command ``c1`` from branch ``b3`` (its
+        sample already spent; left as it is). ``ends_of``: the grid ends
+        of second actions worked out so far, by (``at``, the first run's
+        key, action, pod move): they read no card."""
         for c2 in self.commands(b3, c1[5], fl):
-            b4 = b3.copy()
-            rec2 = self._cmd_record(b4, c2)
-            for b5, fl2 in self._run(b4, c2, fl):
-                self._finish(b5, c2[5], bolster, rec1, rec2, fl2, len(c1[0]) + len(c2[0]), out)
+            rec2 = self._cmd_record(b3, c2)
+            ncards = len(c1[0]) + len(c2[0])
+            if ends_of is None:
+                for b5, fl2 in self._run(b3.copy(), c2, fl):
+                    self._finish(b5, c2[5], bolster, rec1, rec2, fl2, ncards, out)
+                continue
+            key = (at, _on_grid(c2[1]), self.pod_move(c2))
+            ends = ends_of.get(key)
+            if ends is None:
+                ends = ends_of[key] = [self._grid_end(b5, fl2)
+                                       for b5, fl2 in self._run_move(b3.copy(), key[1], key[2], fl)]
+            for end in ends:
+                self._emit(end, c2[5], bolster, rec1, rec2, ncards, out)
 
     def _cmd_record(self, b: Branch, c: tuple) -> tuple:
         order, act, arrow, pd, value, cards1, resh = c

@@ -180,3 +180,38 @@ def test_the_static_rows_table_with_moves_without_the_turns_end_never_exceeds_th
         checked += 1
         exact += bound == value
     assert checked >= 30 and exact >= 3
+
+
+def _successors_one_command_at_a_time(m: Model, st: tuple) -> list[tuple]:
+    """``Model.successors`` worked out as it was before its grid ends were
+    kept per action: every command's runs afresh (the reference)."""
+    out: list[tuple] = []
+    for bolster, base, _useful in m._bolstered(st):
+        for c1 in m.commands(base, st[search.HANDS:search.PEND], frozenset()):
+            rec1 = m._cmd_record(base, c1)
+            for b2, fl in m._run(base.copy(), c1, frozenset()):
+                b3 = b2.copy() if not b2.won and b2.held >= 1 else None
+                m._finish(b2, c1[5], bolster, rec1, None, fl, len(c1[0]), out)
+                if b3 is not None:
+                    b3.held -= 1
+                    m._second(b3, c1, rec1, bolster, fl, out)
+    return out
+
+
+@pytest.mark.parametrize("mode", ["deal", "open"])
+def test_grid_ends_kept_per_action_give_the_same_successors(mode):
+    """The first action's runs kept per action and pod move, the second's
+    grid ends per first run, action and pod move, a Peek's whatever its
+    direction: the same successors, in the same order, as every command
+    worked out afresh, on the states of an optimal plan holding a virus."""
+    checked = 0
+    for seed in (0, 1, 2):
+        _turns, states = _plan_states(seed)
+        for st in states[:-1]:
+            m = Model(st, mode)
+            root = m.root_state()
+            if root[search.HELD] < 1:
+                continue
+            assert m.successors(root) == _successors_one_command_at_a_time(m, root)
+            checked += 1
+    assert checked >= 3
