@@ -379,9 +379,9 @@ def _card_search_first(model: Model) -> bool:
 
 # Where the fewest-turns A* goes first ('turns-only', ``_card_search_first``
 # False: solo, without the pod, deal mode), it gives way to the card search
-# after this many nodes. Most setups end sooner (low memory mode, deal
-# mode, seeds 0-999: median 12 nodes, p95 76); those that do not, the card
-# search often ends in a tenth of the time (docs/SOLVER.md, "Low memory").
+# after this many nodes: most setups end well before, and where the A* runs
+# long the card search often ends far sooner (docs/SOLVER.md, "Two samples,
+# the second action and low memory").
 ASTAR_FIRST_NODES = 500
 
 # How many numbers of turns the card search tries, from the relaxed bound
