@@ -18,7 +18,7 @@ from .expected import solve_expected
 from .model import ROT, SAMPLES, SHIP, Model
 from .model_state import Root
 from .plan import build_plan, dealt_of
-from .relaxed import DEEPEN_FROM, top_row_blocks
+from .relaxed import DEEPEN_FROM, takeable_virus_bits, top_row_blocks
 from .result import Mode, Objective, SolveResult, SolverInputError, Status
 from .search import Heuristic, SearchOutcome, TtyProgress, astar, too_few_samples
 
@@ -326,7 +326,7 @@ def _why_unsolvable(model: Model, roots: list[Root], nodes: int, max_turns: int 
         return f"every line of play was searched ({nodes} states) and none wins"
     st = roots[0][0]
     if too_few_samples(model, st):
-        lost = st[SAMPLES] & model.virus_bits & ~model.takeable_virus_bits
+        lost = st[SAMPLES] & model.virus_bits & ~takeable_virus_bits(model)
         if not lost:
             return f"Earth asks for {model.need} virus samples and fewer are held or left on the board"
         cells = [f"({b // 5 + 1},{(b % 5 - st[ROT][b // 5]) % 5 + 1})" for b in range(35) if lost >> b & 1]

@@ -243,25 +243,12 @@ class Model(GridRules, CardRules):
         ]
         self.flip_idx = [[j for j in range(5) if self.flippable[r][j]] for r in range(7)]
         self.virus_bits = sum(1 << b for b, v in self.sample_virus.items() if v)
-        # The virus tokens the ship can ever take: [D13] takes a token only
-        # once the ship survives its card, and a card obstructed on both
-        # sides destroys the ship whichever side it meets (§5), but in low
-        # memory mode (§11). (What proves a two-sample setup lost at once:
-        # ``search.too_few_samples``.)
-        low = start.options.low_memory
-        self.takeable_virus_bits = sum(
-            1 << b for b, v in self.sample_virus.items()
-            if v and (low or set(self.sides[b // 5][b % 5]) != {SectorType.OBSTRUCTED}))
         self.initial_samples = samples
 
     # ----- states ----------------------------------------------------------
     def virus_tokens(self, st: tuple) -> int:
         """The virus sample tokens still on the board in model state ``st``."""
         return bin(st[SAMPLES] & self.virus_bits).count("1")
-
-    def takeable_virus_tokens(self, st: tuple) -> int:
-        """Those of ``virus_tokens`` the ship can ever take (``takeable_virus_bits``)."""
-        return bin(st[SAMPLES] & self.takeable_virus_bits).count("1")
 
     def root_state(self) -> tuple:
         """The start as a model state (cards as the start state has them)."""

@@ -226,6 +226,17 @@ def card_flags(faces: set, low_memory: bool) -> int:
     return f
 
 
+def takeable_virus_bits(model) -> int:
+    """The virus tokens (bits as ``SAMPLES``) the ship can ever take: [D13]
+    takes a token only once the ship survives its card, and a DEADLY card
+    (obstructed on both sides, but in low memory mode, §11) it never
+    survives, whichever side it meets (§5). Fewer held and takeable than
+    Earth asks for proves a game lost (``search.too_few_samples``)."""
+    low = model.options.low_memory
+    return sum(1 << b for b, v in model.sample_virus.items()
+               if v and card_flags(set(model.sides[b // 5][b % 5]), low) != DEADLY)
+
+
 def top_row_blocks(model) -> bool:
     """Whether no card of row 7 has a side the ship may stop on: the ship
     then never stands in row 7, and only from there does a Fly reach Earth,

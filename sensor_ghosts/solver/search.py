@@ -105,7 +105,7 @@ from .model import (
     Model,
 )
 from .model_state import Root
-from .relaxed import INF, RelaxedBound
+from .relaxed import INF, RelaxedBound, takeable_virus_bits
 from .relaxed import applies as relaxed_applies
 
 # Heap entry kinds. FRESH: pushed with its parent's bounds (pathmax) only; its
@@ -139,9 +139,9 @@ class SearchOutcome:
 
 def too_few_samples(model: Model, st: tuple) -> bool:
     """Whether the virus samples held and those left on the board that the
-    ship can take (``Model.takeable_virus_bits``) are fewer than Earth asks
-    for ([D12]): no win then."""
-    return st[HELD] + model.takeable_virus_tokens(st) < model.need
+    ship can take (``relaxed.takeable_virus_bits``) are fewer than Earth
+    asks for ([D12]): no win then."""
+    return st[HELD] + bin(st[SAMPLES] & takeable_virus_bits(model)).count("1") < model.need
 
 
 class Heuristic:
