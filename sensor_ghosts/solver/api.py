@@ -301,12 +301,12 @@ def _search(model: Model, roots: list[Root], objective: str, t0: float, timeout:
         return _split_solve(model, roots, t0, timeout, max_nodes, max_states, progress, max_turns,
                             any_cards=objective == Objective.TURNS_ONLY, side=side)
     left = None if timeout is None else max(0.0, timeout - (time.perf_counter() - t0))
-    first = max_nodes
-    if card_search and objective == Objective.TURNS_ONLY:
-        first = ASTAR_FIRST_NODES if max_nodes is None else min(max_nodes, ASTAR_FIRST_NODES)
-    out = astar(model, roots, objective=objective, max_nodes=first, timeout=left, max_states=max_states,
-                progress=progress, max_turns=max_turns)
-    if first == max_nodes or out.stopped != "node limit":
+    # (Where the caller's node limit is no more than the A*'s share, the A* has it all.)
+    handover = card_search and objective == Objective.TURNS_ONLY and (
+        max_nodes is None or max_nodes > ASTAR_FIRST_NODES)
+    out = astar(model, roots, objective=objective, max_nodes=ASTAR_FIRST_NODES if handover else max_nodes,
+                timeout=left, max_states=max_states, progress=progress, max_turns=max_turns)
+    if not handover or out.stopped != "node limit":
         return out
     # The A* did not end quickly: the card search from the start (its own
     # bounds; exact as the A*), with what is left of the limits.
