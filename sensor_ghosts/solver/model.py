@@ -143,6 +143,7 @@ class Model(GridRules, CardRules):
         self.start = start
         self.mode = mode
         self._keep: Callable[[tuple], bool] | None = None  # see successors()
+        self._second_actions: dict[tuple, list[tuple]] = {}  # see second_actions()
         self.lazy = mode in ("deal", "open")
         # Deferred Deep Scan flips: exact only while faces never decide which cards
         # a re-scan may flip ('reveal once' makes them decide).
@@ -367,10 +368,12 @@ class Model(GridRules, CardRules):
                     key = (act, self.pod_move(c1))
                     ends = grid_ends.get(key)
                     if ends is None:
-                        ends = grid_ends[key] = self._action_ends(base, act, key[1], useful_only)
+                        ends = grid_ends[key] = self._all_kept(self._action_ends(base, act, key[1], useful_only))
+                    if not ends:
+                        continue
                     rec1 = self._cmd_record(base, c1)
                     for end in ends:
-                        self._emit(end, cards1, bolster, rec1, None, len(order), out)
+                        self._emit(end, cards1, bolster, rec1, None, len(order), out, kept=True)
                     continue
                 if firsts is not None:
                     key = (_on_grid(act), self.pod_move(c1))
@@ -379,7 +382,7 @@ class Model(GridRules, CardRules):
                         runs = firsts[key] = self._first_runs(base, key[0], key[1])
                     rec1 = self._cmd_record(base, c1)
                     for k, (end, b3, fl) in enumerate(runs):
-                        self._emit(end, cards1, bolster, rec1, None, len(order), out)
+                        self._emit(end, cards1, bolster, rec1, None, len(order), out, kept=True)
                         if b3 is not None:
                             self._second(b3, c1, rec1, bolster, fl, out, seconds, (key, k))
                     continue
@@ -458,36 +461,72 @@ class Model(GridRules, CardRules):
         from ``base``, the pod moving by ``pod``: (its turn's end when no
         second action follows, ``_grid_end``; the branch a second action
         starts from, its sample spent, or None when none may follow; the
-        cards flipped by choice so far)."""
+        cards flipped by choice so far). The ends are ``_kept``'s."""
         out = []
         for b2, fl in self._run_move(base.copy(), act, pod, frozenset()):
             b3 = None
             if not b2.won and b2.held >= 1:
                 b3 = b2.copy()  # (before ``_grid_end``, which may change b2)
                 b3.held -= 1  # the sample that buys the second action
-            out.append((self._grid_end(b2, fl), b3, fl))
+            out.append((self._kept(self._grid_end(b2, fl)), b3, fl))
         return out
+
+    def second_actions(self, b3: Branch, fl: frozenset) -> list[tuple]:
+        """The actions worth taking second from branch ``b3``, the cards
+        ``fl`` flipped by choice this turn: every action but, with pending
+        flips, an explicit flip outside this turn's re-scan row. The ship
+        does not move after a second action, so that row is the one ahead of
+        it now, and ``_grid_end`` would drop such a turn (a pending flip
+        stands in for it): leaving them out changes no successor. They read
+        the ship's cell and ``fl`` alone (``actions``), and are kept by them."""
+        key = (b3.ship, fl)
+        got = self._second_actions.get(key)
+        if got is None:
+            got = self.actions(b3, fl)
+            if self.pending_ok:
+                rrow = b3.ship[0] + 1 if b3.ship != EARTH and b3.ship[0] + 2 <= 7 else None
+                got = [a for a in got if a[0] != FLIP or a[1] is None or a[1][0] == rrow]
+            self._second_actions[key] = got
+        return got
 
     def _second(self, b3: Branch, c1: tuple, rec1: tuple, bolster: int, fl: frozenset, out: list,
                 ends_of: dict | None = None, at: tuple = ()) -> None:
         """§12: a second action after command ``c1`` from branch ``b3`` (its
         sample already spent; left as it is). ``ends_of``: the grid ends
         of second actions worked out so far, by (``at``, the first run's
-        key, action, pod move): they read no card."""
-        for c2 in self.commands(b3, c1[5], fl):
-            rec2 = self._cmd_record(b3, c2)
+        key, action, pod move): they read no card, and are ``_kept``'s;
+        and under ``(at,)``, the actions worth taking (``second_actions``)."""
+        if ends_of is None:
+            acts = self.second_actions(b3, fl)
+        else:
+            acts = ends_of.get((at,))
+            if acts is None:
+                acts = ends_of[(at,)] = self.second_actions(b3, fl)
+        for c2 in self.commands(b3, c1[5], fl, actions=acts):
             ncards = len(c1[0]) + len(c2[0])
             if ends_of is None:
+                rec2 = self._cmd_record(b3, c2)
                 for b5, fl2 in self._run(b3.copy(), c2, fl):
                     self._finish(b5, c2[5], bolster, rec1, rec2, fl2, ncards, out)
                 continue
-            key = (at, _on_grid(c2[1]), self.pod_move(c2))
-            ends = ends_of.get(key)
-            if ends is None:
-                ends = ends_of[key] = [self._grid_end(b5, fl2)
-                                       for b5, fl2 in self._run_move(b3.copy(), key[1], key[2], fl)]
+            ends = self._second_ends(b3, fl, ends_of, at, c2[1], self.pod_move(c2))
+            if not ends:
+                continue
+            rec2 = self._cmd_record(b3, c2)
             for end in ends:
-                self._emit(end, c2[5], bolster, rec1, rec2, ncards, out)
+                self._emit(end, c2[5], bolster, rec1, rec2, ncards, out, kept=True)
+
+    def _second_ends(self, b3: Branch, fl: frozenset, ends_of: dict, at: tuple, act: tuple,
+                     pod: tuple | None) -> list:
+        """The grid ends ``keep`` accepts (``_kept``) of second action
+        ``act`` from branch ``b3``, the pod moving by ``pod``, kept in
+        ``ends_of`` (``_second``)."""
+        key = (at, _on_grid(act), pod)
+        ends = ends_of.get(key)
+        if ends is None:
+            ends = ends_of[key] = self._all_kept(
+                self._grid_end(b5, fl2) for b5, fl2 in self._run_move(b3.copy(), key[1], pod, fl))
+        return ends
 
     def _cmd_record(self, b: Branch, c: tuple) -> tuple:
         order, act, arrow, pd, value, cards1, resh = c
@@ -580,10 +619,24 @@ class Model(GridRules, CardRules):
         state's ``PEND`` has them."""
         return tuple(sorted(e[0] for e in b.pend)) + tuple(sorted(SHIFT_TAG | m for m in b.spend))
 
-    def _emit(self, end: tuple | None, cards: tuple, bolster, rec1, rec2, ncards, out) -> None:
-        """Successors from a grid end (``_grid_end``) and the cards after the
-        command: one per draw outcome (none when the deck runs out on the
-        second pass, a loss)."""
+    def _kept(self, end: tuple | None) -> tuple | None:
+        """Grid end ``end`` (``_grid_end``) with only the grids ``keep``
+        accepts (``successors``; a win always); None when none is left."""
+        if end is None or self._keep is None or end[0]:
+            return end
+        data = [e for e in end[1] if self._keep(e[0])]
+        return (False, data) if data else None
+
+    def _all_kept(self, ends) -> list:
+        """The grid ends of ``ends`` that ``_kept`` leaves, as it leaves them."""
+        return [e for e in map(self._kept, ends) if e is not None]
+
+    def _emit(self, end: tuple | None, cards: tuple, bolster, rec1, rec2, ncards, out, kept: bool = False) -> None:
+        """Successors from a grid end (``_grid_end``; ``kept``: already
+        ``_kept``'s) and the cards after the command: one per draw outcome
+        (none when the deck runs out on the second pass, a loss)."""
+        if not kept:
+            end = self._kept(end)
         if end is None:
             return
         won, data = end
@@ -592,10 +645,6 @@ class Model(GridRules, CardRules):
             st = (*grid, *cards, ())
             out.append((st, (bolster, rec1, rec2, (), None, ops), ncards, True))
             return
-        if self._keep is not None:
-            data = [e for e in data if self._keep(e[0])]
-            if not data:
-                return
         for after, drawn in self.after_draw(cards):
             for grid, pend, cols, ops in data:
                 st = (*grid, *after, pend)

@@ -299,7 +299,15 @@ def astar(
     best: dict[tuple, tuple[int, int]] = {}
     parent: dict[tuple, tuple] = {}
     front: dict[tuple, list[tuple]] = {}  # dominance key -> states kept
-    deferred: dict[tuple, tuple] = {}  # state -> its first-turn hint (DEFERRED)
+    # state -> its first-turn hint, or the rest of its children (DEFERRED)
+    deferred: dict[tuple, tuple | list] = {}
+    # Whether an expansion's other half is kept rather than generated again
+    # when its DEFERRED entry comes up: with the §12 second action a turn's
+    # commands are dear to enumerate (two actions, each with its cards), most
+    # of the work whatever ``keep`` lets through, and nearly every node's other
+    # half came up (docs/SOLVER.md); with one action a turn the half that the
+    # hint's grid rejects is cheap to skip, and most never come up.
+    keep_rest = model.second_ok
     seq = 0
     by_cards = objective == "cards"
     turns_only = objective == "turns-only"
@@ -428,8 +436,8 @@ def astar(
                     continue
             if kind == DEFERRED:
                 # The rest of an expansion (below): its priority bounds them all.
-                hint = deferred.pop(st, None)  # None: regenerate all (duplicates are dropped)
-                children = model.successors(st, keep=_elsewhere(hint))
+                rest = deferred.pop(st, None)  # None: regenerate all (duplicates are dropped)
+                children = rest if isinstance(rest, list) else model.successors(st, keep=_elsewhere(rest))
             else:
                 nodes += 1
                 if (max_nodes is not None and nodes > max_nodes) or len(best) > max_states:
@@ -443,10 +451,16 @@ def astar(
                 if hint is None:
                     children = model.successors(st)
                 elif turns_only:
-                    # Two halves, the others generated only if the search comes
+                    # Two halves, the others expanded only if the search comes
                     # back to this priority (the first goal found ends it).
-                    children = model.successors(st, keep=_there(hint))
-                    deferred[st] = hint
+                    if keep_rest:
+                        children = model.successors(st)
+                        there = [c for c in children if c[3] or (c[0][SHIP], c[0][ROT]) == hint]
+                        deferred[st] = [c for c in children if not c[3] and (c[0][SHIP], c[0][ROT]) != hint]
+                        children = there
+                    else:
+                        children = model.successors(st, keep=_there(hint))
+                        deferred[st] = hint
                     heapq.heappush(heap, (p, seq, st, eg1, eg2, DEFERRED))
                     seq += 1
                 else:

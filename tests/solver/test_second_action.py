@@ -184,7 +184,8 @@ def test_the_static_rows_table_with_moves_without_the_turns_end_never_exceeds_th
 
 def _successors_one_command_at_a_time(m: Model, st: tuple) -> list[tuple]:
     """``Model.successors`` worked out as it was before its grid ends were
-    kept per action: every command's runs afresh (the reference)."""
+    kept per action: every command's runs afresh, the second action among
+    every action (the reference)."""
     out: list[tuple] = []
     for bolster, base, _useful in m._bolstered(st):
         for c1 in m.commands(base, st[search.HANDS:search.PEND], frozenset()):
@@ -192,9 +193,13 @@ def _successors_one_command_at_a_time(m: Model, st: tuple) -> list[tuple]:
             for b2, fl in m._run(base.copy(), c1, frozenset()):
                 b3 = b2.copy() if not b2.won and b2.held >= 1 else None
                 m._finish(b2, c1[5], bolster, rec1, None, fl, len(c1[0]), out)
-                if b3 is not None:
-                    b3.held -= 1
-                    m._second(b3, c1, rec1, bolster, fl, out)
+                if b3 is None:
+                    continue
+                b3.held -= 1
+                for c2 in m.commands(b3, c1[5], fl):
+                    rec2 = m._cmd_record(b3, c2)
+                    for b5, fl2 in m._run(b3.copy(), c2, fl):
+                        m._finish(b5, c2[5], bolster, rec1, rec2, fl2, len(c1[0]) + len(c2[0]), out)
     return out
 
 
@@ -202,7 +207,8 @@ def _successors_one_command_at_a_time(m: Model, st: tuple) -> list[tuple]:
 def test_grid_ends_kept_per_action_give_the_same_successors(mode):
     """The first action's runs kept per action and pod move, the second's
     grid ends per first run, action and pod move, a Peek's whatever its
-    direction: the same successors, in the same order, as every command
+    direction, and no second explicit flip outside the re-scan row
+    (``Model.second_actions``): the same successors, in the same order, as every command
     worked out afresh, on the states of an optimal plan holding a virus."""
     checked = 0
     for seed in (0, 1, 2):
