@@ -494,15 +494,8 @@ class Model(GridRules, CardRules):
         """§12: a second action after command ``c1`` from branch ``b3`` (its
         sample already spent; left as it is). ``ends_of``: the grid ends
         of second actions worked out so far, by (``at``, the first run's
-        key, action, pod move): they read no card, and are ``_kept``'s;
-        and under ``(at,)``, the actions worth taking (``second_actions``)."""
-        if ends_of is None:
-            acts = self.second_actions(b3, fl)
-        else:
-            acts = ends_of.get((at,))
-            if acts is None:
-                acts = ends_of[(at,)] = self.second_actions(b3, fl)
-        for c2 in self.commands(b3, c1[5], fl, actions=acts):
+        key, action, pod move): they read no card, and are ``_kept``'s."""
+        for c2 in self.commands(b3, c1[5], fl, actions=self.second_actions(b3, fl)):
             ncards = len(c1[0]) + len(c2[0])
             if ends_of is None:
                 rec2 = self._cmd_record(b3, c2)
