@@ -212,11 +212,23 @@ def main() -> int:
             finally:
                 if sink is not None:
                     sink.close()
+            if cluster is not None:
+                client.run(_quiet_worker_log)
         if cluster is not None:
             cluster.close()
     report(rows, args.slow)
     print(f"seconds {time.perf_counter() - t0:.0f}")
     return 0
+
+
+def _quiet_worker_log() -> None:
+    """Run on every worker of the local cluster once all results are in:
+    while the cluster closes, a worker's heartbeat may find the scheduler
+    gone and log the CommClosedError's traceback (dask/distributed#7105), a
+    page of noise after the tables. Failed solves are rows, not log lines."""
+    import logging
+
+    logging.getLogger("distributed.worker").setLevel(logging.CRITICAL)
 
 
 if __name__ == "__main__":
