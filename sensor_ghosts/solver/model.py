@@ -114,6 +114,10 @@ from .model_state import (
 )
 from .pattern_sets import A_LOW, FULL, members, pattern_columns, xor_mask_set, xor_set
 
+# The grids (with a bolster) whose turns' grid ends ``Model`` keeps across
+# calls with the §12 second action (``_turn_grid_ends``).
+TURN_GRIDS_KEPT = 2_000
+
 # What other modules import from here: the model's parts live in
 # ``model_state``, ``pattern_sets``, ``grid_rules`` and ``card_rules``.
 __all__ = [
@@ -144,6 +148,7 @@ class Model(GridRules, CardRules):
         self.mode = mode
         self._keep: Callable[[tuple], bool] | None = None  # see successors()
         self._second_actions: dict[tuple, list[tuple]] = {}  # see second_actions()
+        self._turn_grids: dict[tuple, tuple[dict, dict]] = {}  # see _turn_grid_ends()
         self.lazy = mode in ("deal", "open")
         # Deferred Deep Scan flips: exact only while faces never decide which cards
         # a re-scan may flip ('reveal once' makes them decide).
@@ -359,6 +364,11 @@ class Model(GridRules, CardRules):
             # which read the cards, still once each.
             firsts: dict | None = {} if self.second_ok and not self.pod_once else None
             seconds: dict = {}
+            if firsts is not None and self._keep is None:
+                # And both once per grid and bolster, whatever the cards:
+                # the A*'s states with the second action share few grids
+                # (setup 780: 1,230 expansions, 68 grids).
+                firsts, seconds = self._turn_grid_ends((st[:HANDS], st[PEND], bolster))
             every = None if pay is None else self.class_actions(base, pay)
             for c1 in self.commands(base, cards0, frozenset(), actions=every, paid=paid):
                 order, act, arrow, pd, value, cards1, _ = c1
@@ -402,6 +412,18 @@ class Model(GridRules, CardRules):
                             b2.held -= 1  # (the sample that buys the second action)
                             self._second(b2, c1, rec1, bolster, fl, out)
         return out
+
+    def _turn_grid_ends(self, key: tuple) -> tuple[dict, dict]:
+        """``_successors``' first runs and second grid ends (unfiltered: no
+        ``keep``) for grid and bolster ``key``, kept across calls; they read
+        no card, and nothing changes them once made. Starts over past
+        ``TURN_GRIDS_KEPT`` grids (memory)."""
+        got = self._turn_grids.get(key)
+        if got is None:
+            if len(self._turn_grids) >= TURN_GRIDS_KEPT:
+                self._turn_grids.clear()
+            got = self._turn_grids[key] = ({}, {})
+        return got
 
     def _bolstered(self, st: tuple):
         """§4 step 1, every bolster worth trying: (virus spent, the branch after

@@ -208,7 +208,8 @@ def test_grid_ends_kept_per_action_give_the_same_successors(mode):
     """The first action's runs kept per action and pod move, the second's
     grid ends per first run, action and pod move, a Peek's whatever its
     direction, and no second explicit flip outside the re-scan row
-    (``Model.second_actions``): the same successors, in the same order, as every command
+    (``Model.second_actions``), all kept per grid across calls: the same
+    successors, in the same order, as every command
     worked out afresh, on the states of an optimal plan holding a virus."""
     checked = 0
     for seed in (0, 1, 2):
@@ -218,6 +219,9 @@ def test_grid_ends_kept_per_action_give_the_same_successors(mode):
             root = m.root_state()
             if root[search.HELD] < 1:
                 continue
-            assert m.successors(root) == _successors_one_command_at_a_time(m, root)
+            expected = _successors_one_command_at_a_time(m, root)
+            assert m.successors(root) == expected
+            # Again, from the grid ends the model kept for this grid.
+            assert m.successors(root) == expected
             checked += 1
     assert checked >= 3
