@@ -50,10 +50,10 @@ Why the search is exact:
   children that end there are tried first and, under 'turns-only', the others
   are generated only if the search comes back to the parent's priority (a
   DEFERRED heap entry with that priority stands for them, so A*'s order
-  holds). With the §12 second action the others are kept from the one
-  generation instead: there a turn's commands cost most to enumerate
-  whatever the hint lets through, and nearly every node's other half came
-  up. These change the order of work, never what is proven.
+  holds). With the §12 second action or the escape pod the others are
+  kept from the one generation instead: there a turn costs most to work
+  out whatever the hint lets through, and nearly every node's other half
+  came up. These change the order of work, never what is proven.
 * **Dead ends**: every turn but the last draws at least one card, so on the
   second pass a state whose turns bound exceeds the deck plus one is dropped.
 * **Transpositions**: states are canonical tuples (hands and discard pile sorted,
@@ -305,12 +305,14 @@ def astar(
     # state -> its first-turn hint, or the rest of its children (DEFERRED)
     deferred: dict[tuple, tuple | list] = {}
     # Whether an expansion's other half is kept rather than generated again
-    # when its DEFERRED entry comes up: with the §12 second action a turn's
-    # commands are dear to enumerate (two actions, each with its cards), most
-    # of the work whatever ``keep`` lets through, and nearly every node's other
-    # half came up (docs/SOLVER.md); with one action a turn the half that the
-    # hint's grid rejects is cheap to skip, and most never come up.
-    keep_rest = model.second_ok or model.pod_variant
+    # when its DEFERRED entry comes up: with the §12 second action (two
+    # actions, each with its cards) and with the escape pod (a turn's grid
+    # worked out for every move of the pod) a turn is dear to work out
+    # whatever ``keep`` lets through, and on the slow setups nearly every
+    # node's other half came up (docs/SOLVER.md, "Fourteenth session");
+    # otherwise the half that the hint's grid rejects is cheap to skip, and
+    # keeping it cost low memory's median 14 %.
+    keep_rest = model.second_ok or model.pod_variant or model.pod_variant
     seq = 0
     by_cards = objective == "cards"
     turns_only = objective == "turns-only"
