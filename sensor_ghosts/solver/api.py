@@ -34,8 +34,10 @@ INF_TURNS = DEEPEN_FROM
 # (docs/SOLVER.md); where none has, the nodes are lost.
 WITNESS_DECKS = 8
 WITNESS_NODES = 2_500
-# The nodes of the escape pod's deal-mode A* held to T turns (``SideSearches``):
-# its three slowest setups of 0-999 took 232-2,422 nodes unheld.
+# The nodes of the escape pod's deal-mode A* held to T turns (``SideSearches``).
+# Setup 654 takes 232, 362 and 650 about 2,000 (12-15 s); at 3,000 the A*'s
+# failures cost 68 and 528 ten seconds or more, at 400 the six it failed on
+# 1.5-3.5 s each, at 250 about 1 s (docs/SOLVER.md, "Fourteenth session").
 POD_ASTAR_NODES = 300
 OBJECTIVES = tuple(o.value for o in Objective if o is not Objective.PROBABILITY)  # what a caller may ask for
 
