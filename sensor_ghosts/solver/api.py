@@ -210,9 +210,8 @@ class SideSearches:
       raised to T, ``min_turns``, which on setup 654 took 1,701 nodes
       against 232), for at most ``POD_ASTAR_NODES`` nodes: a plan it finds
       has T turns, the fewest; where it ends without one, none has T
-      turns. On
-      the pod's slowest deal-mode setups it found the plan the card search
-      was slow to (docs/SOLVER.md, "Fourteenth session");
+      turns. On the pod's slowest deal-mode setups it found the plan the
+      card search was slow to (docs/SOLVER.md, "Fourteenth session");
     - in open mode, fewest turns alone: a plan of T turns on one deck
       order, the deck as dealt (``deal``), then (from a fresh setup) seeded
       random deals, up to ``WITNESS_DECKS``, at most ``WITNESS_NODES``

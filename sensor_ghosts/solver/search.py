@@ -312,7 +312,7 @@ def astar(
     # node's other half came up (docs/SOLVER.md, "Fourteenth session");
     # otherwise the half that the hint's grid rejects is cheap to skip, and
     # keeping it cost low memory's median 14 %.
-    keep_rest = model.second_ok or model.pod_variant or model.pod_variant
+    keep_rest = model.second_ok or model.pod_variant
     seq = 0
     by_cards = objective == "cards"
     turns_only = objective == "turns-only"
@@ -459,10 +459,11 @@ def astar(
                     # Two halves, the others expanded only if the search comes
                     # back to this priority (the first goal found ends it).
                     if keep_rest:
-                        children = model.successors(st)
-                        there = [c for c in children if c[3] or (c[0][SHIP], c[0][ROT]) == hint]
-                        deferred[st] = [c for c in children if not c[3] and (c[0][SHIP], c[0][ROT]) != hint]
-                        children = there
+                        # (As ``keep`` would split them: a win goes first.)
+                        at_hint = _there(hint)
+                        every = model.successors(st)
+                        children = [c for c in every if c[3] or at_hint(c[0])]
+                        deferred[st] = [c for c in every if not c[3] and not at_hint(c[0])]
                     else:
                         children = model.successors(st, keep=_there(hint))
                         deferred[st] = hint
