@@ -66,7 +66,13 @@ optimum is admissible), rule by rule:
   token twice by coming back to it, which is optimistic; where Earth wants
   two or more, with the second action, and in any game once an instance
   has made ``TRACK_AFTER`` searches, the tokens taken are tracked instead
-  (``search_args``), so each counts once.
+  (``search_args``), so each counts once. Only the tokens the ship can
+  take are seen (``takeable_virus_bits``): one on a card obstructed on both
+  sides (outside low memory mode) is never taken, as the ship entering it
+  dies, so leaving it out changes no way's value. It would only weaken the
+  guides: a way counted as needing a virus through its row, and, with the
+  second action, a second action it might pay for (docs/SOLVER.md,
+  "Fifteenth session").
 * **Shields** grow by a Shields action (a wait with +1) or bolster (no turn,
   one held virus each), never above 2 ([D9]). Shields count only when the ship
   meets a card that needs them, so the search bolsters then, as far as the
@@ -259,8 +265,9 @@ def applies(model) -> bool:
 
 
 def _tokens(model) -> int:
-    """The virus tokens on the board at ``model``'s root."""
-    return model.virus_tokens(model.root_state())
+    """The virus tokens on the board at ``model``'s root that the ship can
+    take (``takeable_virus_bits``): the only ones the relaxed game sees."""
+    return bin(model.root_state()[SAMPLES] & takeable_virus_bits(model)).count("1")
 
 
 # The relaxed search compiled for each game (``search_args``): its name for
@@ -315,6 +322,7 @@ class RelaxedBound:
         self._behind_rot = kernel.BEHIND_ROT if forget_far_rows else kernel.KEEP_ROWS
         self.need = model.need
         self._low = model.options.low_memory
+        self._takeable = takeable_virus_bits(model)
         # Optimistic flags (either side of the card may be met), for the
         # static-rows bound.
         self.flags = [
@@ -519,7 +527,7 @@ class RelaxedBound:
         if behind > 0 and self.forget_far_rows:
             rot = (kernel.WILD,) * behind + rot[behind:]
             masks = (kernel.FULL,) * behind + masks[behind:]
-        return (ship, rot, masks, st[HELD], st[SHL], st[SAMPLES] & self.m.virus_bits, _credits(st[PEND]))
+        return (ship, rot, masks, st[HELD], st[SHL], st[SAMPLES] & self._takeable, _credits(st[PEND]))
 
     def first_turn(self, st: tuple) -> tuple[tuple[int, int], tuple[int, ...]] | None:
         """Where an optimal relaxed way from ``st`` (worked out by an earlier
@@ -657,7 +665,7 @@ class RelaxedBound:
         a virus token at the root (tokens are only ever taken away, so a
         table made with them bounds every later state too)."""
         m = self.m
-        root_vir = m.root_state()[SAMPLES] & m.virus_bits
+        root_vir = m.root_state()[SAMPLES] & self._takeable
         out = np.zeros((7, 5), dtype=np.int64)
         for r in range(7):
             for j in range(5):

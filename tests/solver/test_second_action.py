@@ -14,8 +14,8 @@ from sensor_ghosts.rules.engine import apply_turn, legal_turns
 from sensor_ghosts.rules.options import RuleOptions
 from sensor_ghosts.rules.setup import Slot
 from sensor_ghosts.rules.state import GameState, initial_state
+from sensor_ghosts.solver import relaxed, search, solve
 from sensor_ghosts.solver import relaxed_kernel as kernel
-from sensor_ghosts.solver import search, solve
 from sensor_ghosts.solver.model import Model
 from sensor_ghosts.solver.search import Heuristic
 
@@ -47,12 +47,12 @@ def _near_the_end(seed: int, last: int, per_state: int) -> list[tuple[GameState,
     return out
 
 
-def _relaxed_value(st: GameState, plain: bool = False, every_move: bool = False) -> int:
+def _relaxed_value(st: GameState, plain: bool = False, every_move: bool = False, cap: int = CAP) -> int:
     m = Model(st, "deal")
     relaxed = Heuristic(m).relaxed
     assert relaxed is not None and relaxed.second
     relaxed.plain, relaxed.every_move = plain, every_move
-    return relaxed.turns(m.root_state(), CAP)
+    return relaxed.turns(m.root_state(), cap)
 
 
 @pytest.mark.parametrize("seed", [0, 1, 2])
@@ -145,6 +145,33 @@ def test_the_relaxed_game_is_left_out_with_more_samples_than_it_counts():
     m = Model(st.evolve(held=2), "deal")
     assert Heuristic(m).relaxed is None
     assert Heuristic(Model(st, "deal")).relaxed is not None
+
+
+def test_untakeable_tokens_left_out_change_no_relaxed_value(monkeypatch):
+    """Seed 654 has two of its three virus tokens on cards obstructed on
+    both sides, which the ship never survives: the relaxed game leaves them
+    out (``relaxed.takeable_virus_bits``), so that they pay for no second
+    action in its guides. The whole setup is then settled, at the one-action
+    game's fewest turns (a plan that never takes the second action is legal
+    with it; the relaxed game proves no fewer); and on the last turns of the
+    plan and one legal turn off it the relaxed values are those of the game
+    that sees every token."""
+    setup = generate_setup(654, SECOND)
+    m = Model(initial_state(setup, setup.deal), "deal")
+    assert bin(m.virus_bits).count("1") == 3 and bin(relaxed.takeable_virus_bits(m)).count("1") == 1
+    one = solve(generate_setup(654), mode="deal", objective="turns-only", timeout=60)
+    turns, states = _plan_states(654)
+    assert one.status == "solved" and turns == one.turns
+    assert states[-1].outcome.status.value == "won"
+    cases = _near_the_end(654, last=4, per_state=3)
+    # (A state left without a takeable token now has no way at all: INF,
+    # where the game that sees every token searches on to the cap, 8 here
+    # for the suite's time.)
+    values = [min(_relaxed_value(st, cap=8), 8) for st, _ in cases]
+    monkeypatch.setattr(relaxed, "takeable_virus_bits", lambda model: model.virus_bits)
+    assert [min(_relaxed_value(st, cap=8), 8) for st, _ in cases] == values
+    assert len(set(values)) >= 3
+    assert len(cases) >= 10
 
 
 def test_the_static_rows_table_with_moves_without_the_turns_end_never_exceeds_the_relaxed_turns():
