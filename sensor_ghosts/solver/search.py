@@ -155,6 +155,9 @@ class Heuristic:
         self.m = model
         self.apt = model.actions_per_turn
         self._cache: dict[tuple, int] = {}
+        # Only the virus tokens the ship can take count (as in the relaxed
+        # game): a way through the row of one it cannot take is no way.
+        self._takeable = takeable_virus_bits(model)
         # The relaxed game (``relaxed``) counts turns, with the §12 second
         # action too while the samples are few (``relaxed.applies``).
         self.relaxed = RelaxedBound(model, forget_far_rows) if relaxed_applies(model) else None
@@ -201,7 +204,7 @@ class Heuristic:
 
     def actions(self, st: tuple) -> int:
         """Lower bound on the Fly actions still needed (ship and pod)."""
-        key = (st[SHIP], st[HELD], st[SAMPLES] & self.m.virus_bits, st[POD])
+        key = (st[SHIP], st[HELD], st[SAMPLES] & self._takeable, st[POD])
         got = self._cache.get(key)
         if got is None:
             got = self._cache[key] = self._actions(st)
@@ -215,9 +218,10 @@ class Heuristic:
             need_ship = m.to_earth[ship]
             held = st[HELD]
             if held < m.need:
-                if too_few_samples(m, st):
+                vir = st[SAMPLES] & self._takeable
+                if held + bin(vir).count("1") < m.need:  # (``too_few_samples``)
                     return INF
-                need_ship = max(need_ship, m.through_virus(ship, st[SAMPLES] & m.virus_bits, INF))
+                need_ship = max(need_ship, m.through_virus(ship, vir, INF))
         pod = st[POD]
         if pod is not None and pod != EARTH:
             need_ship = max(need_ship, math.ceil((8 - pod[0]) / 3))

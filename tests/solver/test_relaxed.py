@@ -232,12 +232,14 @@ def test_grid_bounds_through_a_virus_read_the_per_row_table():
     and the relaxed game's ``_grid_bound``) reads ``Model.via_row``: per row,
     the fewest Fly actions to Earth through one of its cells. Both equal the
     direct scan of the Fly distances (a breadth-first search of the test's
-    own) over the cells of every row holding a virus token, for every cell and every set of the tokens still on the
-    board, on instances whose rows boost differently."""
+    own) over the cells of every row holding a virus token (for the
+    heuristic, a token the ship can take), for every cell and every set of
+    the tokens still on the board, on instances whose rows boost
+    differently."""
     from sensor_ghosts.solver.relaxed import _CELLS
     from sensor_ghosts.solver.search import SAMPLES
 
-    checked = untakeable = 0
+    checked = untakeable = stronger = 0
     for seed in range(8):
         setup = generate_setup(seed=seed)
         m = Model(initial_state(setup, setup.deal), "deal")
@@ -256,11 +258,18 @@ def test_grid_bounds_through_a_virus_read_the_per_row_table():
                 assert got[i] == want, (seed, vir, pos)
                 st = m.root_state()
                 st = (pos, *st[1:SAMPLES], vir, *st[SAMPLES + 1:])
-                # Tokens only on cards obstructed on both sides can never
-                # be taken (``relaxed.takeable_virus_bits``): no win.
-                lost = not vir & takeable_virus_bits(m)
-                assert h._actions(st) == (INF if want >= INF or lost else max(m.to_earth[pos], want)), (seed, vir, pos)
+                # Tokens on cards obstructed on both sides can never be
+                # taken (``relaxed.takeable_virus_bits``): the heuristic
+                # reads the rows of the others; none, no win.
+                takeable = vir & takeable_virus_bits(m)
+                lost = not takeable
+                rows_t = {b // 5 + 1 for b in range(35) if (takeable >> b) & 1}
+                want_t = min((d[q] + dist[q][EARTH] - 1 for r in rows_t for q in [(r, c) for c in range(1, 6)]
+                              if q in d), default=INF)
+                assert want_t >= want
+                stronger += want_t > want
+                assert h._actions(st) == (INF if want_t >= INF else max(m.to_earth[pos], want_t)), (seed, vir, pos)
                 checked += 1
                 untakeable += lost
     assert checked == 8 * 7 * 36
-    assert untakeable  # (seed 3: a token on such a card)
+    assert untakeable and stronger  # (seed 3: a token on such a card)
