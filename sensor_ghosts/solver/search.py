@@ -218,10 +218,9 @@ class Heuristic:
             need_ship = m.to_earth[ship]
             held = st[HELD]
             if held < m.need:
-                vir = st[SAMPLES] & self._takeable
-                if held + bin(vir).count("1") < m.need:  # (``too_few_samples``)
+                if too_few_samples(m, st):
                     return INF
-                need_ship = max(need_ship, m.through_virus(ship, vir, INF))
+                need_ship = max(need_ship, m.through_virus(ship, st[SAMPLES] & self._takeable, INF))
         pod = st[POD]
         if pod is not None and pod != EARTH:
             need_ship = max(need_ship, math.ceil((8 - pod[0]) / 3))

@@ -49,10 +49,10 @@ def _near_the_end(seed: int, last: int, per_state: int) -> list[tuple[GameState,
 
 def _relaxed_value(st: GameState, plain: bool = False, every_move: bool = False, cap: int = CAP) -> int:
     m = Model(st, "deal")
-    relaxed = Heuristic(m).relaxed
-    assert relaxed is not None and relaxed.second
-    relaxed.plain, relaxed.every_move = plain, every_move
-    return relaxed.turns(m.root_state(), cap)
+    rb = Heuristic(m).relaxed
+    assert rb is not None and rb.second
+    rb.plain, rb.every_move = plain, every_move
+    return rb.turns(m.root_state(), cap)
 
 
 @pytest.mark.parametrize("seed", [0, 1, 2])
