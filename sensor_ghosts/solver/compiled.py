@@ -21,6 +21,7 @@ from collections.abc import Callable
 from ..rules.geometry import EARTH, Direction
 from ..rules.options import RuleOptions
 from ..rules.state import GameState
+from . import relaxed_kernel
 from .grid_kernel import CompiledGridTurns
 from .model import FLY, SHIP, Model
 from .relaxed import SEARCHES, search_args
@@ -73,6 +74,10 @@ def load_for(state: GameState, notice: Callable[[], None] | None = tty_notice) -
                 _ready.add("static_table")
                 if root[SHIP] != EARTH:  # (else no search is made)
                     _ready.update(relaxed.load_searches(root))
+                # The searches' clock, compiled in each process at its first
+                # run (``relaxed_kernel.clock``; docs/SOLVER.md, "Fifteenth
+                # session").
+                relaxed_kernel.clock()
         if grid_needed:
             CompiledGridTurns(model).nexts(grid_key(root), (FLY, Direction.RIGHT))
             _ready.add("next_grids")

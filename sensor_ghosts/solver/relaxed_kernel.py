@@ -106,6 +106,17 @@ def _lines() -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
 LINES_Q, LINES_R, LINES_C, LINES_N = _lines()
 
 
+@njit(cache=True)
+def clock() -> float:
+    """``time.perf_counter()`` for the searches' deadline. An object-mode
+    block is compiled at its first run in each process, not cached
+    (numba/numba#7572): in a function of its own, ``compiled.load_for``
+    runs it once before any clock starts."""
+    with objmode(now="float64"):
+        now = time.perf_counter()
+    return now
+
+
 @njit(cache=True, inline="always")
 def _turned(rot, r, k):
     sh = 3 * r
@@ -1373,8 +1384,7 @@ def search(
         pops += 1
         scount[1] += 1
         if deadline >= 0 and (pops & 8191) == 0:
-            with objmode(now="float64"):
-                now = time.perf_counter()
+            now = clock()
             if now > deadline:
                 if decide:
                     return h0, True, learned, -1, upper
