@@ -214,16 +214,19 @@ def test_ctrl_c_before_a_command_is_under_way_exits_130(tmp_path, monkeypatch):
 
 
 def test_ctrl_c_stops_a_search_cleanly_with_the_bound_so_far(tmp_path):
-    # A setup whose solve takes long (a second action a turn), no time limit,
-    # interrupted: one line with the best bound so far, exit 130, no traceback.
+    # A setup whose solve takes long (four players' 654: unsettled after
+    # minutes), no time limit, interrupted: one line with the best bound so
+    # far, exit 130, no traceback. (Second action and two samples' setup 0
+    # served until the relaxed game saw only the tokens the ship can take:
+    # then it was solved in 3 s, before the interrupt.)
     import signal
     import subprocess
     import sys
 
     from sensor_ghosts.rules.options import RuleOptions
 
-    path = tmp_path / "sa.txt"
-    path.write_text(format_setup(generate_setup(0, RuleOptions().with_flags(["second-action", "two-samples"]))))
+    path = tmp_path / "p4.txt"
+    path.write_text(format_setup(generate_setup(654, RuleOptions(players=4))))
     # Ctrl-C's default action restored in the child: a test run started in the
     # background inherits SIGINT ignored, and Python then keeps ignoring it.
     p = subprocess.Popen([sys.executable, "-m", "sensor_ghosts", "solve", str(path), "--timeout", "0"],
