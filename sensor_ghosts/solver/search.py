@@ -140,11 +140,13 @@ class SearchOutcome:
     stopped: str = ""
 
 
-def too_few_samples(model: Model, st: tuple) -> bool:
+def too_few_samples(model: Model, st: tuple, takeable: int | None = None) -> bool:
     """Whether the virus samples held and those left on the board that the
-    ship can take (``relaxed.takeable_virus_bits``) are fewer than Earth
-    asks for ([D12]): no win then."""
-    return st[HELD] + bin(st[SAMPLES] & takeable_virus_bits(model)).count("1") < model.need
+    ship can take (``relaxed.takeable_virus_bits``, or ``takeable`` when the
+    caller has them) are fewer than Earth asks for ([D12]): no win then."""
+    if takeable is None:
+        takeable = takeable_virus_bits(model)
+    return st[HELD] + bin(st[SAMPLES] & takeable).count("1") < model.need
 
 
 class Heuristic:
@@ -218,7 +220,7 @@ class Heuristic:
             need_ship = m.to_earth[ship]
             held = st[HELD]
             if held < m.need:
-                if too_few_samples(m, st):
+                if too_few_samples(m, st, self._takeable):
                     return INF
                 need_ship = max(need_ship, m.through_virus(ship, st[SAMPLES] & self._takeable, INF))
         pod = st[POD]

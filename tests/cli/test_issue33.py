@@ -216,9 +216,7 @@ def test_ctrl_c_before_a_command_is_under_way_exits_130(tmp_path, monkeypatch):
 def test_ctrl_c_stops_a_search_cleanly_with_the_bound_so_far(tmp_path):
     # A setup whose solve takes long (four players' 654: unsettled after
     # minutes), no time limit, interrupted: one line with the best bound so
-    # far, exit 130, no traceback. (Second action and two samples' setup 0
-    # served until the relaxed game saw only the tokens the ship can take:
-    # then it was solved in 3 s, before the interrupt.)
+    # far, exit 130, no traceback.
     import signal
     import subprocess
     import sys
