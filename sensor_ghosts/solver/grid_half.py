@@ -143,8 +143,8 @@ class GridHalf:
         ``ends``."""
         if self._compiled is True:
             self._compiled = CompiledGridTurns(self.m)
-        if self._compiled and pc != SKIP and pod is None:
-            got = self._compiled.nexts(gk, pc)
+        if self._compiled and pc != SKIP and pod != SKIP:
+            got = self._compiled.nexts(gk, pc, pod)
             if got is not None:
                 return got
         moves: dict = {}

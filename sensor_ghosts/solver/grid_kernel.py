@@ -7,21 +7,27 @@ of setups 0-199). Here the same turn is worked out on fixed-width rows of
 int64 and only the next grids come back, with no log of the pattern-set
 operations (the plan is rebuilt through ``Model.successors``, ``split._concrete``).
 
-It covers the case the card search meets by default: lazy flips with pending
-Deep Scan flips and shifts (``Model.pending_shifts``: deal or open mode,
-without the escape pod, low memory mode, the §12 second action or 'reveal
-once'). ``Model.grid_moves`` stays the reference and covers every other case;
-``tests/solver/test_grid_kernel.py`` checks the two give the same next grids,
-in the same order, on the turns of many solves and rule options. The order
-matters: the card search numbers grids as it meets them, and the plan it
-returns among equal optima follows from that.
+It covers the cases the card search meets by default: lazy flips with
+pending Deep Scan flips (deal or open mode, without low memory mode, the §12
+second action or 'reveal once'), with pending Deep Scan shifts
+(``Model.pending_shifts``) or, with the escape pod, a shift of each row a
+Deep Scan may shift, and the pod's move after the action (§10). With the
+pod the card search asks a grid for the next grids of each pay class and
+pod move, several times as often as without it, and in Python that was most
+of a slow solve (three quarters of the pod's 362 in deal mode under the
+profiler). ``Model.grid_moves`` stays the reference and covers every other
+case; ``tests/solver/test_grid_kernel.py`` checks the two give the same next
+grids, in the same order, on the turns of many solves and rule options. The
+order matters: the card search numbers grids as it meets them, and the plan
+it returns among equal optima follows from that.
 
 A branch is one row (the ``B_*`` columns): the ship, shields, held samples,
 the rows' rotations and pattern sets, the samples on the board, whether it
 won, its pending flips (mask of cards met since, and whether the Deep Scan
-was this turn's), its pending shifts (rows they may no longer take) and the
-explicit flip of this turn. The steps follow ``Model`` one for one
-(``fly``, ``observe``, ``enter_row``, ``split_by``, ``apply_action``,
+was this turn's), its pending shifts (rows they may no longer take), the
+explicit flip of this turn, the pod's cell and a pending flip of this turn
+the pod met. The steps follow ``Model`` one for one (``fly``, ``observe``,
+``enter_row``, ``split_by``, ``apply_action``, ``shift``, ``move_pod``,
 ``_grid_end``), and in the same order, so the same branches come out in the
 same order. A turn that needs more rows than the scratch arrays hold reports
 it (``OVERFLOW``), and they grow; a grid with more pending entries than a
@@ -61,11 +67,22 @@ B_NSHIFT = B_NEW + MAX_PEND
 B_SHIFT = B_NSHIFT + 1  # MAX_PEND: rows a pending shift may no longer take
 B_XROW = B_SHIFT + MAX_PEND  # the explicit flip's row (-1: none) and slot
 B_XJ = B_XROW + 1
-B_WIDTH = B_XJ + 1
+B_PR = B_XJ + 1  # the escape pod's row and column (-1: no pod)
+B_PC = B_PR + 1
+# A pending flip made this turn and applied where the pod met its card: a
+# flip by choice this turn, which the re-scan may not flip again ([D23]).
+# Its row (-1: none) and slot; one a turn at most (one Deep Scan).
+B_CHR = B_PC + 1
+B_CHJ = B_CHR + 1
+B_STEPS = B_CHJ + 1  # the pod's steps still to go, on its move's work rows
+B_WIDTH = B_STEPS + 1
 # A next grid's columns: ship (row -1: the win), shields, held, rotations,
-# pattern sets, samples, then the pending entries as a model state's
-# ``PEND`` has them (flips sorted, then shifts with ``SHIFT_TAG``, sorted).
-N_PEND = 19
+# pattern sets, samples (the branch's first N_GRID columns), the pod's row
+# and column, then the pending entries as a model state's ``PEND`` has them
+# (flips sorted, then shifts with ``SHIFT_TAG``, sorted).
+N_GRID = 19
+N_POD = N_GRID
+N_PEND = N_POD + 2
 N_WIDTH = N_PEND + 1 + 2 * MAX_PEND
 WIN = -1
 OVERFLOW = -1
@@ -122,6 +139,11 @@ def _observe(obs, r, j):
             continue
         obs[n, :] = obs[0, :]
         obs[n, B_MASK + r] = _xor_set(obs[n, B_MASK + r], j)
+        if obs[0, B_NEW + k]:
+            # Made this turn (only the pod meets a card after a Deep Scan
+            # within its turn): a flip by choice this turn.
+            obs[n, B_CHR] = r
+            obs[n, B_CHJ] = j
         for k2 in range(k, nf - 1):
             obs[n, B_FLIP + k2] = obs[n, B_FLIP + k2 + 1]
             obs[n, B_NEW + k2] = obs[n, B_NEW + k2 + 1]
@@ -131,6 +153,15 @@ def _observe(obs, r, j):
         for k in range(obs[q, B_NFLIP]):
             obs[q, B_FLIP + k] |= bit
     return n
+
+
+@njit(cache=True, inline="always")
+def _shift_row(b, r):
+    """``GridRules.shift``: row r (0-based) one place left ([D16]), the pod
+    on it riding along ([D17])."""
+    b[B_ROT + r] = (b[B_ROT + r] + 1) % 5
+    if b[B_PR] == r + 1 and 1 <= b[B_PC] <= 5:
+        b[B_PC] = 5 if b[B_PC] == 1 else b[B_PC] - 1
 
 
 @njit(cache=True)
@@ -192,7 +223,7 @@ def _enter_row(cur, r, work, nw, err):
                         if can[idx[i]] == k:
                             chosen = True
                     if chosen:
-                        work[nw, B_ROT + r] = (work[nw, B_ROT + r] + 1) % 5  # [D16] one place left
+                        _shift_row(work[nw], r)
                     else:
                         m = cur[B_SHIFT + k] | bit
                         if m == ALL_ROWS:
@@ -236,7 +267,9 @@ def _fly(b0, dr, dc, cells, need, virus, work, out, obs, spl, face_of, err):
             if obs[0, B_HELD] >= need:
                 obs[0, B_R] = EARTH_R
                 obs[0, B_C] = EARTH_C
-                obs[0, B_WON] = 1
+                # With the pod, a win once it has arrived too (§10).
+                if obs[0, B_PR] == -1 or (obs[0, B_PR] == EARTH_R and obs[0, B_PC] == EARTH_C):
+                    obs[0, B_WON] = 1
                 if nout >= out.shape[0]:
                     err[0] = 1
                     return 0
@@ -318,6 +351,77 @@ def _fly(b0, dr, dc, cells, need, virus, work, out, obs, spl, face_of, err):
 
 
 @njit(cache=True)
+def _move_pod(b0, dr, dc, steps, cells, work, obs, pout, n_pout, err):
+    """``GridRules.move_pod``: the branches of ``b0`` after the pod's move of
+    ``steps`` steps (dr, dc) (§10, [D19]; a gap or a face-up O destroys it,
+    and the branch is dropped), appended to ``pout`` from ``n_pout`` in the
+    model's order; returns the new count."""
+    if b0[B_PR] == -1 or (b0[B_PR] == EARTH_R and b0[B_PC] == EARTH_C):
+        if n_pout >= pout.shape[0]:
+            err[0] = 1
+            return n_pout
+        pout[n_pout, :] = b0
+        return n_pout + 1
+    work[0, :] = b0
+    work[0, B_STEPS] = steps
+    nw = 1
+    while nw > 0:
+        nw -= 1
+        obs[0, :] = work[nw, :]
+        n = obs[0, B_STEPS]
+        nr = obs[0, B_PR] + dr
+        nc = obs[0, B_PC] + dc
+        if n > 0 and nr == EARTH_R and nc == EARTH_C:
+            obs[0, B_PR] = EARTH_R
+            obs[0, B_PC] = EARTH_C
+            if obs[0, B_R] == EARTH_R and obs[0, B_C] == EARTH_C:
+                obs[0, B_WON] = 1
+            n = 0
+        elif n > 0 and (nr < 1 or nr > 7 or nc < 1 or nc > 5):
+            n = 0  # [D19] a step off the grid ends the move where it is
+        if n == 0:
+            if n_pout >= pout.shape[0]:
+                err[0] = 1
+                return n_pout
+            pout[n_pout, :] = obs[0, :]
+            n_pout += 1
+            continue
+        ri = nr - 1
+        j = (nc - 1 + obs[0, B_ROT + ri]) % 5
+        if cells[ri, j, 0]:
+            continue  # a gap
+        n_obs = _observe(obs, ri, j) if cells[ri, j, 1] else 1
+        f0 = cells[ri, j, 2]
+        f1 = cells[ri, j, 3]
+        for q in range(n_obs):
+            # The face-up side only (the pod flips nothing): split where
+            # one side is an O, which destroys the pod.
+            s = obs[q, B_MASK + ri]
+            lo = s & A_LOW[j]
+            hi = s & ~A_LOW[j] & FULL
+            face = f0
+            if hi != 0 and lo == 0:
+                face = f1
+            elif hi != 0 and (f0 == F_OBST) != (f1 == F_OBST):
+                if f0 == F_OBST:
+                    obs[q, B_MASK + ri] = hi
+                    face = f1
+                else:
+                    obs[q, B_MASK + ri] = lo
+            if face == F_OBST:
+                continue
+            if nw >= work.shape[0]:
+                err[0] = 1
+                return n_pout
+            work[nw, :] = obs[q, :]
+            work[nw, B_PR] = nr
+            work[nw, B_PC] = nc
+            work[nw, B_STEPS] = n - 1
+            nw += 1
+    return n_pout
+
+
+@njit(cache=True)
 def _grid_end(b, choices, n_choices, res, n_res):
     """``Model._grid_end`` of branch ``b`` (changed) as a next grid in
     ``res`` unless an earlier one is the same; returns the new count."""
@@ -339,13 +443,17 @@ def _grid_end(b, choices, n_choices, res, n_res):
             # The re-scan (§8): the row ahead ([D2]) shifts ([D16]), the row
             # two ahead has its cards flipped.
             if r + 1 <= 7:
-                b[B_ROT + r] = (b[B_ROT + r] + 1) % 5
+                _shift_row(b, r)
             if r + 2 <= 7:
                 ri = r + 1
                 ex = 1 << b[B_XJ] if b[B_XROW] == ri else 0
+                if b[B_CHR] == ri:
+                    ex |= 1 << b[B_CHJ]
                 b[B_MASK + ri] = _rescan_set(b[B_MASK + ri], ri, ex, choices, n_choices)
-        for q in range(N_PEND):
+        for q in range(N_GRID):
             row[q] = b[q]
+        row[N_POD] = b[B_PR]
+        row[N_POD + 1] = b[B_PC]
         nf = b[B_NFLIP]
         ns = b[B_NSHIFT]
         row[N_PEND] = nf + ns
@@ -371,18 +479,25 @@ def _grid_end(b, choices, n_choices, res, n_res):
 
 
 @njit(cache=True)
-def next_grids(ship_r, ship_c, shields, held, rot, masks, samples, pend, n_pend, kind, dr, dc,
-               cells, choices, n_choices, need, virus, blocked_rows, work, out, obs, spl, face_of, res):
+def next_grids(ship_r, ship_c, pod_r, pod_c, shields, held, rot, masks, samples, pend, n_pend, kind, dr, dc,
+               pod_dr, pod_dc, pod_steps, pending_shifts,
+               cells, choices, n_choices, need, virus, blocked_rows, work, out, pout, obs, spl, face_of, res):
     """The next grids of every turn of pay class ``kind`` (a Fly by (dr, dc),
     any Peek, any Deep Scan, Shields) from the grid given, over every bolster
     (``Model.grid_moves``, then ``split.next_grids``), each once, in the order
-    met: written to ``res``; returns how many, or ``OVERFLOW``.
-    ``blocked_rows``: by the ship's row (8: at Earth), the rows a Deep Scan
-    may not shift, as bits (``Model.shiftable_rows``)."""
+    met: written to ``res``; returns how many, or ``OVERFLOW``. The pod (at
+    (``pod_r``, ``pod_c``); -1: none) moves ``pod_steps`` steps (0: none)
+    by (``pod_dr``, ``pod_dc``) after the action. ``pending_shifts``: a Deep
+    Scan's shift is pending (``Model.pending_shifts``), else one of each row
+    it may shift. ``blocked_rows``: by the ship's row (8: at Earth), the
+    rows a Deep Scan may not shift, as bits (``Model.shiftable_rows``)."""
     err = np.zeros(1, dtype=np.int64)
     base = np.zeros(B_WIDTH, dtype=np.int64)
     base[B_R] = ship_r
     base[B_C] = ship_c
+    base[B_PR] = pod_r
+    base[B_PC] = pod_c
+    base[B_CHR] = -1
     for r in range(7):
         base[B_ROT + r] = rot[r]
         base[B_MASK + r] = masks[r]
@@ -440,16 +555,32 @@ def next_grids(ship_r, ship_c, shields, held, rot, masks, samples, pend, n_pend,
                         out[n_out, B_XJ] = j
                         out[n_out, B_MASK + r] = _xor_set(base[B_MASK + r], j)
                         n_out += 1
-            out[n_out, :] = base
-            out[n_out, B_SHIFT + ns] = blocked_rows[8 if at_earth else ship_r]
-            out[n_out, B_NSHIFT] = ns + 1
-            n_out += 1
+            blocked = blocked_rows[8 if at_earth else ship_r]
+            if pending_shifts:
+                out[n_out, :] = base
+                out[n_out, B_SHIFT + ns] = blocked
+                out[n_out, B_NSHIFT] = ns + 1
+                n_out += 1
+            else:
+                for r in range(7):
+                    if not (blocked >> r) & 1:
+                        out[n_out, :] = base
+                        _shift_row(out[n_out], r)
+                        n_out += 1
         for q in range(n_out):
-            if useful_only and out[q, B_SH] >= shields + bolster and not out[q, B_WON]:
-                continue
-            if n_res >= res.shape[0]:
-                return OVERFLOW
-            n_res = _grid_end(out[q], choices, n_choices, res, n_res)
+            if pod_steps > 0 and not out[q, B_WON]:
+                n_p = _move_pod(out[q], pod_dr, pod_dc, pod_steps, cells, work, obs, pout, 0, err)
+                if err[0]:
+                    return OVERFLOW
+            else:
+                pout[0, :] = out[q]
+                n_p = 1
+            for p in range(n_p):
+                if useful_only and pout[p, B_SH] >= shields + bolster and not pout[p, B_WON]:
+                    continue
+                if n_res >= res.shape[0]:
+                    return OVERFLOW
+                n_res = _grid_end(pout[p], choices, n_choices, res, n_res)
     return n_res
 
 
@@ -476,6 +607,7 @@ class CompiledGridTurns:
                 self.choices[r, ex, : len(got)] = got
         self.need = model.need
         self.virus = model.virus_bits
+        self.pending_shifts = bool(model.pending_shifts)
         # [D14] the rows a Deep Scan may not shift, by the ship's row (8: at
         # Earth, 'earth-in-row-7'), from the model's own rule.
         self.blocked_rows = np.zeros(9, dtype=np.int64)
@@ -492,21 +624,24 @@ class CompiledGridTurns:
         """Scratch arrays of ``n`` rows for the branches and the next grids."""
         self.work = np.empty((n, B_WIDTH), dtype=np.int64)
         self.out = np.empty((n, B_WIDTH), dtype=np.int64)
+        self.pout = np.empty((n, B_WIDTH), dtype=np.int64)
         self.res = np.empty((n, N_WIDTH), dtype=np.int64)
 
     @staticmethod
     def applies(model) -> bool:
-        """Whether the compiled turn is the model's: pending flips and shifts
-        (no escape pod, low memory mode, second action or 'reveal once')."""
-        return bool(model.pending_shifts) and not model.options.reveal_once
+        """Whether the compiled turn is the model's: pending flips, and
+        pending shifts or the escape pod (no low memory mode, second action
+        or 'reveal once')."""
+        return bool(model.pending_ok and not model.second_ok and not model.options.low_memory)
 
-    def nexts(self, gk: tuple, pc: tuple) -> list[tuple | None] | None:
+    def nexts(self, gk: tuple, pc: tuple, pod: tuple | None = None) -> list[tuple | None] | None:
         """The next grids (None: the win) of the turns of pay class ``pc``
-        from grid ``gk`` (``split.grid_key``), each once, in the order
-        ``Model.grid_moves`` meets them; None when the rows cannot hold the
-        turn (more pending entries than ``MAX_PEND`` less the one a Deep
-        Scan adds: the caller works it out in Python)."""
-        ship, _pod, shields, held, rot, masks, samples, pend = gk
+        from grid ``gk`` (``split.grid_key``), the pod moving by ``pod``
+        (``Model.pod_move``), each once, in the order ``Model.grid_moves``
+        meets them; None when the rows cannot hold the turn (more pending
+        entries than ``MAX_PEND`` less the one a Deep Scan adds: the caller
+        works it out in Python)."""
+        ship, pod_at, shields, held, rot, masks, samples, pend = gk
         n_pend = len(pend)
         if n_pend >= MAX_PEND:
             return None
@@ -514,12 +649,17 @@ class CompiledGridTurns:
         if asked is None:
             return None
         k, dr, dc = asked
+        pod_r, pod_c = (-1, -1) if pod_at is None else pod_at
+        pod_dr = pod_dc = pod_steps = 0
+        if pod is not None:
+            (pod_dr, pod_dc), pod_steps = pod[0].value, pod[1]
         padded = pend + _PAD[n_pend:]
         while True:
             n = next_grids(
-                ship[0], ship[1], shields, held, rot, masks, samples, padded, n_pend, k, dr, dc,
+                ship[0], ship[1], pod_r, pod_c, shields, held, rot, masks, samples, padded, n_pend, k, dr, dc,
+                pod_dr, pod_dc, pod_steps, self.pending_shifts,
                 self.cells, self.choices, self.n_choices, self.need, self.virus, self.blocked_rows,
-                self.work, self.out, self.obs, self.spl, self.face_of, self.res,
+                self.work, self.out, self.pout, self.obs, self.spl, self.face_of, self.res,
             )
             if n != OVERFLOW:
                 break
@@ -532,8 +672,8 @@ class CompiledGridTurns:
                 got.append(None)
                 continue
             got.append((
-                (x[0], x[1]), None, x[2], x[3], tuple(x[4:11]), tuple(x[11:18]), x[18],
-                tuple(x[N_PEND + 1 : N_PEND + 1 + x[N_PEND]]),
+                (x[0], x[1]), None if x[N_POD] == -1 else (x[N_POD], x[N_POD + 1]), x[2], x[3],
+                tuple(x[4:11]), tuple(x[11:18]), x[18], tuple(x[N_PEND + 1 : N_PEND + 1 + x[N_PEND]]),
             ))
         return got
 

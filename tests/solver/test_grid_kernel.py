@@ -1,7 +1,8 @@
 """The compiled grid half of a turn (``grid_kernel``) against the model's own
 (``Model.grid_moves``): the same next grids, in the same order, for every
-pay class, on grids the game reaches and on random ones; and the card search
-finds the same optimum with the same nodes either way."""
+pay class (and, with the escape pod, its moves), on grids the game reaches
+and on random ones; and the card search finds the same optimum with the same
+nodes either way."""
 
 from __future__ import annotations
 
@@ -27,7 +28,14 @@ OPTIONS = {
     "two-samples": RuleOptions(two_samples=True),
     "earth-in-row-7": RuleOptions(earth_in_row_7=True),
     "advanced": RuleOptions(difficulty=Difficulty.ADVANCED),
+    "escape-pod": RuleOptions(escape_pod=True),
 }
+# The escape pod's moves (``Model.pod_move``: direction, steps; None: none).
+POD_MOVES = [None] + [(d, n) for d in DIRECTIONS for n in (1, 2, 3)]
+
+
+def _pod_moves(model: Model) -> list:
+    return POD_MOVES if model.pod_variant else [None]
 
 
 @cache
@@ -43,18 +51,18 @@ def _python_half(model: Model) -> split.GridHalf:
     return half
 
 
-def _python_nexts(model: Model, gk: tuple, pc: tuple) -> list:
+def _python_nexts(model: Model, gk: tuple, pc: tuple, pod: tuple | None = None) -> list:
     """The next grids as ``GridHalf`` works them out without the kernel."""
-    return _python_half(model)._next_grids(gk, None, pc)
+    return _python_half(model)._next_grids(gk, pod, pc)
 
 
-def _agrees(compiled: CompiledGridTurns, model: Model, gk: tuple, pc: tuple) -> bool:
+def _agrees(compiled: CompiledGridTurns, model: Model, gk: tuple, pc: tuple, pod: tuple | None = None) -> bool:
     """The kernel gives the model's next grids, or passes (None) on a grid
     with more pending entries than its rows hold."""
-    got = compiled.nexts(gk, pc)
+    got = compiled.nexts(gk, pc, pod)
     if len(gk[-1]) >= MAX_PEND:
         return got is None
-    return got == _python_nexts(model, gk, pc)
+    return got == _python_nexts(model, gk, pc, pod)
 
 
 def _walk(model: Model, rng: random.Random, steps: int) -> list[tuple]:
@@ -64,7 +72,7 @@ def _walk(model: Model, rng: random.Random, steps: int) -> list[tuple]:
     seen = [gk]
     for _ in range(steps):
         pc = SCAN if rng.random() < 0.3 else rng.choice(PAY_CLASSES)
-        nxt = [g for g in _python_nexts(model, gk, pc) if g is not None]
+        nxt = [g for g in _python_nexts(model, gk, pc, rng.choice(_pod_moves(model))) if g is not None]
         if not nxt:
             gk = seen[0] if rng.random() < 0.3 else gk
             continue
@@ -82,24 +90,30 @@ def test_reached_grids_match_the_model(seed: int, options: str) -> None:
     checked = 0
     for gk in _walk(model, rng, 60):
         for pc in PAY_CLASSES:
-            assert _agrees(compiled, model, gk, pc), (gk, pc)
-            checked += len(gk[-1]) < MAX_PEND
+            for pod in _pod_moves(model):
+                assert _agrees(compiled, model, gk, pc, pod), (gk, pc, pod)
+                checked += len(gk[-1]) < MAX_PEND
     assert checked > 100
 
 
-def test_open_mode_grids_match_the_model() -> None:
-    model = _model(3, "standard", "open")
+@pytest.mark.parametrize("options", ["standard", "escape-pod"])
+def test_open_mode_grids_match_the_model(options: str) -> None:
+    model = _model(3, options, "open")
     compiled = CompiledGridTurns(model)
     for gk in _walk(model, random.Random(3), 40):
         for pc in PAY_CLASSES:
-            assert _agrees(compiled, model, gk, pc), (gk, pc)
+            for pod in _pod_moves(model):
+                assert _agrees(compiled, model, gk, pc, pod), (gk, pc, pod)
+
+
+CELLS = [DOCK, EARTH] + [(r, c) for r in range(1, 8) for c in range(1, 6)]
 
 
 @st.composite
 def _grids(draw):
     """Any grid of the model's form: the ship anywhere (the dock and Earth
     too), any rotations and pattern sets, pending flips and shifts."""
-    cells = [DOCK, EARTH] + [(r, c) for r in range(1, 8) for c in range(1, 6)]
+    cells = CELLS
     ship = draw(st.sampled_from(cells))
     shields = draw(st.integers(0, 2))
     held = draw(st.integers(0, 2))
@@ -123,6 +137,36 @@ def test_any_grid_matches_the_model(gk: tuple, seed: int, options: str, pc: tupl
     assert CompiledGridTurns(model).nexts(gk, pc) == _python_nexts(model, gk, pc)
 
 
+@settings(max_examples=150, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(gk=_grids(), seed=st.sampled_from([0, 7]), pod_at=st.sampled_from(CELLS),
+       pc=st.sampled_from(PAY_CLASSES), pod=st.sampled_from(POD_MOVES))
+def test_any_grid_with_the_escape_pod_matches_the_model(gk: tuple, seed: int, pod_at: tuple, pc: tuple,
+                                                        pod: tuple | None) -> None:
+    """The pod anywhere (the dock, Earth, any card), any move of it."""
+    model = _model(seed, "escape-pod")
+    pend = tuple(p for p in gk[7] if p < SHIFT_TAG)  # (no pending shifts with the pod)
+    gk = (gk[0], pod_at, *gk[2:6], gk[6] & model.initial_samples, pend)
+    assert CompiledGridTurns(model).nexts(gk, pc, pod) == _python_nexts(model, gk, pc, pod)
+
+
+@pytest.mark.parametrize("seed", [0, 7])
+@pytest.mark.parametrize("ship_row", [1, 3, 5])
+def test_the_pod_meeting_a_deep_scans_new_flip_in_the_rescan_row(seed: int, ship_row: int) -> None:
+    """A Deep Scan's pending flip, then the pod's move onto a card of the row
+    two ahead: the flip applied there is one by choice this turn, which the
+    re-scan may not flip again ([D23]), and a shift of that row carries the
+    pod ([D17]); every column, every step along the row."""
+    model = _model(seed, "escape-pod")
+    root = split.grid_key(model.root_state())
+    compiled = CompiledGridTurns(model)
+    moves = [(d, n) for d in DIRECTIONS if d.value[0] == 0 for n in (1, 2, 3)]
+    for ship_col in (1, 3):
+        for pod_col in range(1, 6):
+            gk = ((ship_row, ship_col), (ship_row + 2, pod_col), *root[2:])
+            for pod in moves:
+                assert _agrees(compiled, model, gk, SCAN, pod), (gk, pod)
+
+
 def test_too_many_pending_entries_fall_back_to_python() -> None:
     model = _model(0, "standard")
     gk = split.grid_key(model.root_state())
@@ -133,21 +177,23 @@ def test_too_many_pending_entries_fall_back_to_python() -> None:
 
 
 @pytest.mark.parametrize("options", [
-    RuleOptions(escape_pod=True), RuleOptions(low_memory=True), RuleOptions(second_action=True),
-    RuleOptions(reveal_once=True),
+    RuleOptions(low_memory=True), RuleOptions(second_action=True), RuleOptions(reveal_once=True),
+    RuleOptions(escape_pod=True, low_memory=True),
 ])
-def test_applies_only_with_pending_flips_and_shifts(options: RuleOptions) -> None:
+def test_applies_only_with_pending_flips(options: RuleOptions) -> None:
     setup = generate_setup(seed=1, options=options)
     model = Model(initial_state(setup, setup.deal), "deal")
     assert not CompiledGridTurns.applies(model)
     assert CompiledGridTurns.applies(_model(1, "standard"))
+    assert CompiledGridTurns.applies(_model(1, "escape-pod"))
 
 
 @pytest.mark.parametrize("mode", ["deal", "open"])
 def test_card_search_is_the_same_without_the_kernel(monkeypatch, mode: str) -> None:
     """Same optimum, plan and nodes with the grid's turns worked out in
     Python (the kernel changes the speed, not the search)."""
-    setups = [generate_setup(seed=s) for s in (2, 5)]
+    setups = [generate_setup(seed=s) for s in (2, 5)] + [generate_setup(seed=s, options=OPTIONS["escape-pod"])
+                                                         for s in (1, 4)]
     compiled = [solve(s, mode=mode) for s in setups]
     monkeypatch.setattr(CompiledGridTurns, "applies", staticmethod(lambda model: False))
     python = [solve(s, mode=mode) for s in setups]
