@@ -626,6 +626,9 @@ class CompiledGridTurns:
         self.out = np.empty((n, B_WIDTH), dtype=np.int64)
         self.pout = np.empty((n, B_WIDTH), dtype=np.int64)
         self.res = np.empty((n, N_WIDTH), dtype=np.int64)
+        # ``next_grids``' arguments after the grid's and the turn's.
+        self._tables = (self.cells, self.choices, self.n_choices, self.need, self.virus, self.blocked_rows,
+                        self.work, self.out, self.pout, self.obs, self.spl, self.face_of, self.res)
 
     @staticmethod
     def applies(model) -> bool:
@@ -650,16 +653,16 @@ class CompiledGridTurns:
             return None
         k, dr, dc = asked
         pod_r, pod_c = (-1, -1) if pod_at is None else pod_at
-        pod_dr = pod_dc = pod_steps = 0
-        if pod is not None:
-            (pod_dr, pod_dc), pod_steps = pod[0].value, pod[1]
+        moving = _POD_STEPS.get(pod)
+        if moving is None:
+            assert pod is not None  # (None is in the table)
+            # (An enum's ``value`` is slow to read: once per move.)
+            moving = _POD_STEPS[pod] = (*pod[0].value, pod[1])
         padded = pend + _PAD[n_pend:]
         while True:
             n = next_grids(
                 ship[0], ship[1], pod_r, pod_c, shields, held, rot, masks, samples, padded, n_pend, k, dr, dc,
-                pod_dr, pod_dc, pod_steps, self.pending_shifts,
-                self.cells, self.choices, self.n_choices, self.need, self.virus, self.blocked_rows,
-                self.work, self.out, self.pout, self.obs, self.spl, self.face_of, self.res,
+                *moving, self.pending_shifts, *self._tables,
             )
             if n != OVERFLOW:
                 break
@@ -679,6 +682,8 @@ class CompiledGridTurns:
 
 
 _PAD = (0,) * MAX_PEND
+# A pod move (``Model.pod_move``) as ``next_grids`` takes it: step, steps.
+_POD_STEPS: dict[tuple | None, tuple[int, int, int]] = {None: (0, 0, 0)}
 # A pay class as ``next_grids`` takes it: (kind, step of a Fly).
 _ASKED: dict[tuple, tuple[int, int, int]] = {
     **{(FLY, d): (K_FLY, *d.value) for d in DIRECTIONS},
