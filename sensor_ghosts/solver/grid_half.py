@@ -143,7 +143,7 @@ class GridHalf:
         ``ends``."""
         if self._compiled is True:
             self._compiled = CompiledGridTurns(self.m)
-        if self._compiled and pc != SKIP and pod != SKIP:
+        if self._compiled and pc != SKIP:  # (a skip's pod move is SKIP too)
             got = self._compiled.nexts(gk, pc, pod)
             if got is not None:
                 return got

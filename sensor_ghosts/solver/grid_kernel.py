@@ -156,6 +156,13 @@ def _observe(obs, r, j):
 
 
 @njit(cache=True, inline="always")
+def _pod_still(b):
+    """Whether branch ``b`` has no pod to move: none (the variant is off) or
+    arrived at Earth (§10: it moves no more)."""
+    return b[B_PR] == -1 or (b[B_PR] == EARTH_R and b[B_PC] == EARTH_C)
+
+
+@njit(cache=True, inline="always")
 def _shift_row(b, r):
     """``GridRules.shift``: row r (0-based) one place left ([D16]), the pod
     on it riding along ([D17])."""
@@ -267,8 +274,7 @@ def _fly(b0, dr, dc, cells, need, virus, work, out, obs, spl, face_of, err):
             if obs[0, B_HELD] >= need:
                 obs[0, B_R] = EARTH_R
                 obs[0, B_C] = EARTH_C
-                # With the pod, a win once it has arrived too (§10).
-                if obs[0, B_PR] == -1 or (obs[0, B_PR] == EARTH_R and obs[0, B_PC] == EARTH_C):
+                if _pod_still(obs[0]):  # with the pod, a win once it has arrived too (§10)
                     obs[0, B_WON] = 1
                 if nout >= out.shape[0]:
                     err[0] = 1
@@ -356,7 +362,7 @@ def _move_pod(b0, dr, dc, steps, cells, work, obs, pout, n_pout, err):
     ``steps`` steps (dr, dc) (§10, [D19]; a gap or a face-up O destroys it,
     and the branch is dropped), appended to ``pout`` from ``n_pout`` in the
     model's order; returns the new count."""
-    if b0[B_PR] == -1 or (b0[B_PR] == EARTH_R and b0[B_PC] == EARTH_C):
+    if _pod_still(b0):
         if n_pout >= pout.shape[0]:
             err[0] = 1
             return n_pout
