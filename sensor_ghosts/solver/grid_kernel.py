@@ -574,19 +574,20 @@ def next_grids(ship_r, ship_c, pod_r, pod_c, shields, held, rot, masks, samples,
                         _shift_row(out[n_out], r)
                         n_out += 1
         for q in range(n_out):
+            # The branches after the pod's move, if it moves (``pout``), else
+            # the action's branch itself, read where it is.
+            src, lo, hi = out, q, q + 1
             if pod_steps > 0 and not out[q, B_WON]:
-                n_p = _move_pod(out[q], pod_dr, pod_dc, pod_steps, cells, work, obs, pout, 0, err)
+                hi = _move_pod(out[q], pod_dr, pod_dc, pod_steps, cells, work, obs, pout, 0, err)
                 if err[0]:
                     return OVERFLOW
-            else:
-                pout[0, :] = out[q]
-                n_p = 1
-            for p in range(n_p):
-                if useful_only and pout[p, B_SH] >= shields + bolster and not pout[p, B_WON]:
+                src, lo = pout, 0
+            for p in range(lo, hi):
+                if useful_only and src[p, B_SH] >= shields + bolster and not src[p, B_WON]:
                     continue
                 if n_res >= res.shape[0]:
                     return OVERFLOW
-                n_res = _grid_end(pout[p], choices, n_choices, res, n_res)
+                n_res = _grid_end(src[p], choices, n_choices, res, n_res)
     return n_res
 
 

@@ -23,8 +23,8 @@ module is its search:
   exhaustive search finite.
 
 The clock is read every 8192 pops (a few milliseconds) when a deadline is set.
-It is read in object mode, whose first use in a process costs ~0.1 s (Numba
-unpickles the callback), so short searches should never reach it.
+It is read in object mode (``clock``), compiled at its first run in each
+process, which ``compiled.load_for`` makes before any clock starts.
 The first call in a process loads the compiled code from Numba's cache
 (about half a second); the first call after a change compiles it (~20 s).
 """
