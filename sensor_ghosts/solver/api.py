@@ -20,7 +20,7 @@ from .model_state import Root
 from .plan import build_plan, dealt_of
 from .relaxed import DEEPEN_FROM, takeable_virus_bits, top_row_blocks
 from .result import Mode, Objective, SolveResult, SolverInputError, Status
-from .search import Heuristic, SearchOutcome, TtyProgress, astar, too_few_samples
+from .search import Heuristic, SearchInterrupted, SearchOutcome, TtyProgress, astar, too_few_samples
 
 MODES = tuple(m.value for m in Mode)
 # The cap of the relaxed game's search for the first guess at the fewest
@@ -447,47 +447,57 @@ def _split_solve(model: Model, roots: list[Root], t0: float, timeout: float | No
     deadline = None if timeout is None else t0 + timeout
     if deadline is not None and h_cards.relaxed is not None:
         h_cards.relaxed.deadline = deadline
-    guess = min(h_cards.bounds(st, INF_TURNS)[0] for st, _ in roots)
+    proven = 0  # no plan of fewer turns exists: what a Ctrl-C reports
     nodes = 0
-    none_within = 0  # the card searches proved no plan of this many turns, nor of fewer
-    turns = guess
-    for _ in range(CARD_SEARCH_TURNS):
-        if turns >= INF_TURNS or (max_turns is not None and turns > max_turns):
-            break
-        out = split.fewest_cards(model, roots, turns, deadline=deadline, heuristic=h_cards, progress=progress,
-                                 max_nodes=None if max_nodes is None else max(0, max_nodes - nodes),
-                                 max_states=max_states, any_cards=any_cards, when_slow=side)
+    try:
+        guess = min(h_cards.bounds(st, INF_TURNS)[0] for st, _ in roots)
+        proven = guess
+        none_within = 0  # the card searches proved no plan of this many turns, nor of fewer
+        turns = guess
+        for _ in range(CARD_SEARCH_TURNS):
+            if turns >= INF_TURNS or (max_turns is not None and turns > max_turns):
+                break
+            out = split.fewest_cards(model, roots, turns, deadline=deadline, heuristic=h_cards, progress=progress,
+                                     max_nodes=None if max_nodes is None else max(0, max_nodes - nodes),
+                                     max_states=max_states, any_cards=any_cards, when_slow=side)
+            nodes += out.nodes
+            if out.status != Status.UNSOLVABLE:
+                out.nodes = nodes
+                return out  # solved, 'unknown' with the bound T >= turns, or a plan found by ``side``
+            if side is not None and side.unsolvable is not None:
+                out.nodes = nodes
+                return out
+            none_within = turns
+            if side is not None and side.least is not None:
+                none_within = max(none_within, side.least - 1)  # none of fewer than the ship alone needs
+            turns = none_within + 1
+            proven = turns
+        left = None if timeout is None else max(0.0, timeout - (time.perf_counter() - t0))
+        out = astar(model, roots, objective=Objective.TURNS_ONLY.value, timeout=left, max_states=max_states, progress=progress,
+                    max_nodes=None if max_nodes is None else max(0, max_nodes - nodes), max_turns=max_turns,
+                    min_turns=none_within + 1 if none_within else 0)
         nodes += out.nodes
-        if out.status != Status.UNSOLVABLE:
+        if out.status == Status.SOLVED and not any_cards:
+            assert out.value is not None
+            proven = out.value[0]
+            out = split.fewest_cards(
+                model, roots, out.value[0], deadline=deadline, heuristic=h_cards, progress=progress,
+                max_nodes=None if max_nodes is None else max(0, max_nodes - nodes), max_states=max_states,
+            )
+            out.nodes += nodes
+        else:
             out.nodes = nodes
-            return out  # solved, 'unknown' with the bound T >= turns, or a plan found by ``side``
-        if side is not None and side.unsolvable is not None:
-            out.nodes = nodes
-            return out
-        none_within = turns
-        if side is not None and side.least is not None:
-            none_within = max(none_within, side.least - 1)  # none of fewer than the ship alone needs
-        turns = none_within + 1
-    left = None if timeout is None else max(0.0, timeout - (time.perf_counter() - t0))
-    out = astar(model, roots, objective=Objective.TURNS_ONLY.value, timeout=left, max_states=max_states, progress=progress,
-                max_nodes=None if max_nodes is None else max(0, max_nodes - nodes), max_turns=max_turns,
-                min_turns=none_within + 1 if none_within else 0)
-    nodes += out.nodes
-    if out.status == Status.SOLVED and not any_cards:
-        assert out.value is not None
-        out = split.fewest_cards(
-            model, roots, out.value[0], deadline=deadline, heuristic=h_cards, progress=progress,
-            max_nodes=None if max_nodes is None else max(0, max_nodes - nodes), max_states=max_states,
-        )
-        out.nodes += nodes
-    else:
-        out.nodes = nodes
-    if out.status == Status.UNKNOWN and none_within:
-        # The card searches proved no plan of ``none_within`` turns, and none
-        # is shorter (``guess`` is admissible): the optimum is at least one
-        # more, whatever the A* cut short by the clock got to bound.
-        out.bound = max(out.bound or 0, none_within + 1)
-    return out
+        if out.status == Status.UNKNOWN and none_within:
+            # The card searches proved no plan of ``none_within`` turns, and none
+            # is shorter (``guess`` is admissible): the optimum is at least one
+            # more, whatever the A* cut short by the clock got to bound.
+            out.bound = max(out.bound or 0, none_within + 1)
+        return out
+    except KeyboardInterrupt as e:
+        # Ctrl-C: the bound so far goes with the interrupt, as from the A*
+        # (its own bound, if it was the one interrupted, may be higher).
+        bound = max(proven if proven < INF_TURNS else 0, getattr(e, "bound", None) or 0) or None
+        raise SearchInterrupted(bound, nodes + getattr(e, "nodes", 0), time.perf_counter() - t0) from None
 
 
 def solve_staged(

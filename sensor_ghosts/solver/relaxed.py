@@ -564,48 +564,60 @@ class RelaxedBound:
             # The values found so far stay valid lower bounds: tracking
             # only takes ways away.
             self._search_args = TRACKED
-        value, timed_out, self._learned, self._last_first, self._ways = kernel.search(
-            kernel.cell_index(ship),
-            rot0,  # (tuples: cheaper to pass than arrays made from them)
-            masks,
-            min(held, 3),
-            shields,
-            credits,
-            min(cap, INF),
-            self.need,
-            self._flags_np,
-            self._face,
-            self._flippable,
-            self._choices,
-            self._n_choices,
-            self._rescan_full,
-            vir,
-            self._to_earth,
-            self._grid_bound(vir),
-            self._any_stop,
-            self._any_boost,
-            self._cardu,
-            kernel.LINES_Q,
-            kernel.LINES_R,
-            kernel.LINES_C,
-            kernel.LINES_N,
-            self._learned,
-            self._learned_count,
-            self._grown,
-            -1.0 if self.deadline is None else self.deadline,
-            *self._static,
-            *self._free,
-            self._behind_rot,
-            self._ways,
-            self._ways_count,
-            self.keep_ways,
-            self._strong,
-            self.every_move,
-            self.plain,
-            decide,
-            scan_first,
-            *self._search_args,
-        )
+        try:
+            value, timed_out, self._learned, self._last_first, self._ways = kernel.search(
+                kernel.cell_index(ship),
+                rot0,  # (tuples: cheaper to pass than arrays made from them)
+                masks,
+                min(held, 3),
+                shields,
+                credits,
+                min(cap, INF),
+                self.need,
+                self._flags_np,
+                self._face,
+                self._flippable,
+                self._choices,
+                self._n_choices,
+                self._rescan_full,
+                vir,
+                self._to_earth,
+                self._grid_bound(vir),
+                self._any_stop,
+                self._any_boost,
+                self._cardu,
+                kernel.LINES_Q,
+                kernel.LINES_R,
+                kernel.LINES_C,
+                kernel.LINES_N,
+                self._learned,
+                self._learned_count,
+                self._grown,
+                -1.0 if self.deadline is None else self.deadline,
+                *self._static,
+                *self._free,
+                self._behind_rot,
+                self._ways,
+                self._ways_count,
+                self.keep_ways,
+                self._strong,
+                self.every_move,
+                self.plain,
+                decide,
+                scan_first,
+                *self._search_args,
+            )
+        except SystemError as e:
+            # A Ctrl-C that lands in the kernel's clock (an object-mode
+            # block) comes out of numba as a SystemError caused, one or two
+            # SystemErrors down, by the KeyboardInterrupt: given back as the
+            # interrupt it is, so that the search stops with its bound so far.
+            cause = e.__cause__
+            while isinstance(cause, SystemError):
+                cause = cause.__cause__
+            if isinstance(cause, KeyboardInterrupt):
+                raise cause from None
+            raise
         self._timed_out = bool(timed_out)
         return int(value)
 

@@ -241,4 +241,5 @@ def test_ctrl_c_stops_a_search_cleanly_with_the_bound_so_far(tmp_path):
     assert p.returncode == 130, (out, err)
     assert "Traceback" not in err and not out
     line = _one_line(err)
-    assert line.startswith("interrupted after") and "unknown" in line, line
+    # (By then the card search is under way, at the relaxed bound: 15.)
+    assert line.startswith("interrupted after") and "unknown, at least 15 turns" in line, line

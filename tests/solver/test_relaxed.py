@@ -273,3 +273,28 @@ def test_grid_bounds_through_a_virus_read_the_per_row_table():
                 untakeable += lost
     assert checked == 8 * 7 * 36
     assert untakeable and stronger  # (seed 3: a token on such a card)
+
+
+def test_ctrl_c_in_the_kernels_clock_comes_out_as_an_interrupt():
+    # numba turns an exception raised in an object-mode block (the kernel's
+    # clock) by a signal handler into a SystemError; the search must see the
+    # KeyboardInterrupt that Ctrl-C is (CI once printed the SystemError).
+    import _thread
+    import threading
+    import time
+
+    setup = generate_setup(seed=5969)  # (its relaxed search at the dock: about 0.5 s)
+    m = Model(initial_state(setup, setup.deal), "deal")
+    searches = []
+    for _ in range(2):  # (the first one loads the kernel and compiles its clock)
+        searches.append(Heuristic(m).relaxed)
+        searches[-1].deadline = time.perf_counter() + 3600.0  # (so that the kernel reads its clock)
+    searches[0].turns(m.root_state())
+    timer = threading.Timer(0.1, _thread.interrupt_main)
+    timer.start()
+    try:
+        with pytest.raises(KeyboardInterrupt):
+            searches[1].turns(m.root_state())
+            time.sleep(5.0)  # (were the search done before the timer)
+    finally:
+        timer.cancel()

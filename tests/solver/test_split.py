@@ -179,6 +179,34 @@ def test_a_fewest_turns_search_cut_short_keeps_what_the_card_search_proved(monke
     assert r.status == "unknown" and r.bound == 11
 
 
+def test_ctrl_c_in_the_card_search_carries_what_it_proved(monkeypatch):
+    # Setup 54 (open mode): Ctrl-C in the card search at the relaxed bound
+    # (10) says "at least 10"; in the A* after the card search proved no plan
+    # of 10, "at least 11" even where the A*'s own bound is lower (3 here).
+    # (The CLI said "no bound yet" once the A* had handed over.)
+    import sensor_ghosts.solver.api as api
+    from sensor_ghosts.solver.search import SearchInterrupted
+
+    def interrupted(*args, **kwargs):
+        raise KeyboardInterrupt
+
+    setup = generate_setup(seed=54)
+    with monkeypatch.context() as m:
+        m.setattr(split, "fewest_cards", interrupted)
+        with pytest.raises(KeyboardInterrupt) as e:  # (not a SearchInterrupted: caught here, not by pytest)
+            solve(setup, mode="open", objective="turns-only", timeout=60)
+    assert isinstance(e.value, SearchInterrupted) and e.value.bound == 10
+
+    def astar_interrupted(*args, **kwargs):
+        raise SearchInterrupted(3, 7, 0.1)
+
+    monkeypatch.setattr(api, "CARD_SEARCH_TURNS", 1)
+    monkeypatch.setattr(api, "astar", astar_interrupted)
+    with pytest.raises(KeyboardInterrupt) as e:
+        solve(setup, mode="open", objective="turns-only", timeout=60)
+    assert isinstance(e.value, SearchInterrupted) and e.value.bound == 11 and e.value.nodes >= 7
+
+
 @pytest.mark.parametrize(("seed", "options"), [(54, RuleOptions()), (7574, RuleOptions()),
                                              (31, RuleOptions(low_memory=True))])
 def test_the_fewest_turns_astar_from_a_proven_floor_stays_exact(monkeypatch, seed, options):
