@@ -410,6 +410,10 @@ def _card_search_first(model: Model) -> bool:
 # the second action and low memory").
 ASTAR_FIRST_NODES = 500
 
+# Nodes after which an open-mode card search's checks keep the far rows
+# (``split.fewest_cards``'s ``keep_rows_after``).
+KEEP_ROWS_AFTER = 2_000
+
 # How many numbers of turns the card search tries, from the relaxed bound
 # up, before the fewest-turns A* takes over (``_split_solve``).
 CARD_SEARCH_TURNS = 4
@@ -444,6 +448,7 @@ def _split_solve(model: Model, roots: list[Root], t0: float, timeout: float | No
     # prove grids dead faster so. The A*, if needed, keeps them: its
     # priorities are the relaxed values (relaxed.py, "Rows left behind").
     h_cards = Heuristic(model, forget_far_rows=True)
+    keep_rows_after = KEEP_ROWS_AFTER if model.mode == Mode.OPEN else None
     deadline = None if timeout is None else t0 + timeout
     if deadline is not None and h_cards.relaxed is not None:
         h_cards.relaxed.deadline = deadline
@@ -459,7 +464,8 @@ def _split_solve(model: Model, roots: list[Root], t0: float, timeout: float | No
                 break
             out = split.fewest_cards(model, roots, turns, deadline=deadline, heuristic=h_cards, progress=progress,
                                      max_nodes=None if max_nodes is None else max(0, max_nodes - nodes),
-                                     max_states=max_states, any_cards=any_cards, when_slow=side)
+                                     max_states=max_states, any_cards=any_cards, when_slow=side,
+                                     keep_rows_after=keep_rows_after)
             nodes += out.nodes
             if out.status != Status.UNSOLVABLE:
                 out.nodes = nodes
@@ -483,6 +489,7 @@ def _split_solve(model: Model, roots: list[Root], t0: float, timeout: float | No
             out = split.fewest_cards(
                 model, roots, out.value[0], deadline=deadline, heuristic=h_cards, progress=progress,
                 max_nodes=None if max_nodes is None else max(0, max_nodes - nodes), max_states=max_states,
+                keep_rows_after=keep_rows_after,
             )
             out.nodes += nodes
         else:

@@ -66,6 +66,16 @@ class GridHalf:
         assert relaxed is not None, "grid half: no relaxed game (a second action?)"
         return relaxed
 
+    def keep_far_rows(self) -> None:
+        """The checks from now on with the relaxed game that keeps the far
+        rows (``Heuristic.keep_far_rows``), and those made so far made again
+        as they are next asked for: the stronger game may rule out grids the
+        other let through. (Emptied in place: the card search holds
+        ``_live``.)"""
+        self.h.keep_far_rows()
+        for known in (self._live, self._bound, self._fit, self._scan_fit):
+            known.clear()
+
     def grid_id(self, gk: tuple) -> int:
         """The id of grid ``gk`` (``grids[id]`` is ``gk``)."""
         got = self._ids.get(gk)

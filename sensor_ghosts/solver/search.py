@@ -168,6 +168,16 @@ class Heuristic:
         # play none (§9), see ``bounds``.
         self.turns_bound_cards = model.players == 1
 
+    def keep_far_rows(self) -> None:
+        """From now on the relaxed game keeps the rows far below the ship
+        (a relaxed game of its own: what the one that forgot them learned is
+        of states with those rows left out), its deadline as before."""
+        old = self.relaxed
+        if old is None or not old.forget_far_rows:
+            return
+        self.relaxed = RelaxedBound(self.m, forget_far_rows=False)
+        self.relaxed.deadline = old.deadline
+
     def bounds(self, st: tuple, cap: int = 0) -> tuple[int, int]:
         """Admissible lower bounds on (turns, cards) still needed; INF when dead.
         With ``cap`` > 0 the relaxed game (dearer) is searched up to ``cap`` turns."""

@@ -183,6 +183,7 @@ def fewest_cards(
     lazy: bool | None = None,
     any_cards: bool = False,
     when_slow: Callable[[int], str] | None = None,
+    keep_rows_after: int | None = None,
 ) -> SearchOutcome:
     """The plan of exactly ``turns`` turns with the fewest cards, then the
     most cards left, from ``roots`` (``applies`` must hold); ``turns`` must
@@ -199,7 +200,8 @@ def fewest_cards(
     search goes deepest first. ``when_slow``: asked once, with ``turns``,
     when the search has not ended within ``SLOW_AFTER`` nodes, for searches
     of its own (``api.SideSearches``): ``GO_ON``, ``NO_PLAN`` or
-    ``PLAN_ELSEWHERE``."""
+    ``PLAN_ELSEWHERE``. ``keep_rows_after``: after that many nodes the
+    grid half's checks keep the far rows (``GridHalf.keep_far_rows``)."""
     t_start = time.perf_counter()
     last_report = t_start
     grid = GridHalf(model, turns, heuristic)
@@ -470,6 +472,8 @@ def fewest_cards(
             if free is not None and free <= g:
                 continue  # dominated since it was pushed
         nodes += 1
+        if nodes == keep_rows_after:
+            grid.keep_far_rows()
         if nodes == SLOW_AFTER and when_slow is not None:
             verdict = when_slow(turns)
             if verdict == NO_PLAN:

@@ -179,6 +179,44 @@ def test_a_fewest_turns_search_cut_short_keeps_what_the_card_search_proved(monke
     assert r.status == "unknown" and r.bound == 11
 
 
+@pytest.mark.parametrize(("seed", "players"), [(9, 1), (13, 1), (0, 4), (5, 3)])
+def test_checks_that_turn_to_keeping_the_far_rows_find_the_same_optimum(seed, players):
+    # Open mode's card search turns to the relaxed game that keeps the far
+    # rows after ``keep_rows_after`` nodes: at its first node, halfway, or
+    # never, the same fewest cards and cards left (both games are admissible
+    # checks; the grids' turns worked out before are worked out again).
+    setup = generate_setup(seed=seed, options=RuleOptions(players=players))
+    m, roots = _model(setup, "open")
+    turns = astar(m, roots, objective="turns-only", timeout=60).value[0]
+    got = {}
+    for after in (None, 1, "half"):
+        m, roots = _model(setup, "open")
+        h = Heuristic(m, forget_far_rows=True)
+        at = max(1, got[None][2] // 2) if after == "half" else after
+        out = split.fewest_cards(m, roots, turns, heuristic=h, keep_rows_after=at)
+        assert out.status == "solved" and h.relaxed.forget_far_rows == (at is None or out.nodes < at)
+        got[after] = (out.value, cards_left(out.path[-1][0]), out.nodes)
+    assert got[1][:2] == got["half"][:2] == got[None][:2], got
+
+
+def test_keeping_the_far_rows_proves_a_number_of_turns_short():
+    # Four players' 632 in open mode: the relaxed bound at the roots says 11
+    # turns, the optimum is 12. The checks that forget the far rows let the
+    # card search at 11 run on (304,443 nodes, 11 s); the ones that keep them
+    # prove no plan of 11 at once, and so does a turn to them after 2,000
+    # nodes.
+    setup = generate_setup(seed=632, options=RuleOptions(players=4))
+    got = {}
+    for after in (1, 2000, None):
+        m, roots = _model(setup, "open")
+        h = Heuristic(m, forget_far_rows=True)
+        assert min(h.bounds(st, INF_TURNS)[0] for st, _ in roots) == 11
+        out = split.fewest_cards(m, roots, 11, heuristic=h, keep_rows_after=after, any_cards=True, max_nodes=5000)
+        got[after] = (out.status, out.nodes)
+    assert got[1][0] == got[2000][0] == "unsolvable" and got[1][1] < 100 and got[2000][1] > 2000, got
+    assert got[None] == ("unknown", 5001), got
+
+
 def test_ctrl_c_in_the_card_search_carries_what_it_proved(monkeypatch):
     # Setup 54 (open mode): Ctrl-C in the card search at the relaxed bound
     # (10) says "at least 10"; in the A* after the card search proved no plan
