@@ -9,8 +9,9 @@ little. Here each setup is solved by both versions in turn (which goes first
 alternates), ``--rounds`` times, and each version keeps its best CPU time per
 setup: the drift hits both alike. It prints each version's median, p90, p95,
 max and sum over the setups, the median and quartiles of the per-setup ratio
-new / old, and the setups where the two disagree on the result (status, turns
-and, but for 'turns-only', cards) or on the nodes.
+new / old, the setups where the two disagree on the result (status, turns
+and, but for 'turns-only', cards) or on the nodes, and the setups whose time
+moved most either way.
 
 Each checkout's ``sensor_ghosts`` package is copied under another name
 (``sg_old``, ``sg_new``) into a temporary folder and imported from there: the
@@ -100,6 +101,13 @@ def main() -> None:
     differ = [s for s in seeds if result["old"][s][:same] != result["new"][s][:same]]
     nodes = [s for s in seeds if result["old"][s][3] != result["new"][s][3]]
     print(f"results differ on {len(differ)} setups {differ[:10]}; nodes differ on {len(nodes)}")
+    # The setups that moved most, in time (a change may leave the median as
+    # it was and move a few slow setups; an outlier on one side only, with
+    # the same nodes, is the machine: rerun with more rounds).
+    moved = sorted(seeds, key=lambda s: best["new"][s] - best["old"][s])
+    show = [s for s in moved[:3] + moved[-3:] if abs(best["new"][s] - best["old"][s]) > 0.01]
+    print("moved most: " + (", ".join(f"{s} {best['old'][s] * 1e3:.0f} -> {best['new'][s] * 1e3:.0f} ms"
+                                      for s in dict.fromkeys(show)) or "none by more than 10 ms"))
 
 
 if __name__ == "__main__":
