@@ -411,7 +411,11 @@ def _card_search_first(model: Model) -> bool:
 ASTAR_FIRST_NODES = 500
 
 # Nodes after which an open-mode card search's checks keep the far rows
-# (``split.fewest_cards``'s ``keep_rows_after``).
+# (``split.fewest_cards``'s ``keep_rows_after``): on a few setups the
+# stronger checks prove at once that a number of turns is too few, where the
+# cheaper ones let the search run on; a median solve ends before (docs/
+# SOLVER.md, "Seventeenth session"). A count, not a clock: the same plan on
+# every machine. Deal mode keeps the cheaper checks (no faster there).
 KEEP_ROWS_AFTER = 2_000
 
 # How many numbers of turns the card search tries, from the relaxed bound
@@ -445,8 +449,9 @@ def _split_solve(model: Model, roots: list[Root], t0: float, timeout: float | No
     faster, the card search took 1.35 of its time per setup on setups
     0-199)."""
     # The card search's checks let the relaxed game's far rows go: they
-    # prove grids dead faster so. The A*, if needed, keeps them: its
-    # priorities are the relaxed values (relaxed.py, "Rows left behind").
+    # prove grids dead faster so, until in open mode a search goes on long
+    # (``KEEP_ROWS_AFTER``). The A*, if needed, keeps them: its priorities
+    # are the relaxed values (relaxed.py, "Rows left behind").
     h_cards = Heuristic(model, forget_far_rows=True)
     keep_rows_after = KEEP_ROWS_AFTER if model.mode == Mode.OPEN else None
     deadline = None if timeout is None else t0 + timeout
