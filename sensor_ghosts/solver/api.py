@@ -457,11 +457,10 @@ def _split_solve(model: Model, roots: list[Root], t0: float, timeout: float | No
     deadline = None if timeout is None else t0 + timeout
     if deadline is not None and h_cards.relaxed is not None:
         h_cards.relaxed.deadline = deadline
-    proven = 0  # no plan of fewer turns exists: what a Ctrl-C reports
+    turns = 0  # the number of turns tried: no plan has fewer (what a Ctrl-C reports)
     nodes = 0
     try:
         guess = min(h_cards.bounds(st, INF_TURNS)[0] for st, _ in roots)
-        proven = guess
         none_within = 0  # the card searches proved no plan of this many turns, nor of fewer
         turns = guess
         for _ in range(CARD_SEARCH_TURNS):
@@ -482,7 +481,6 @@ def _split_solve(model: Model, roots: list[Root], t0: float, timeout: float | No
             if side is not None and side.least is not None:
                 none_within = max(none_within, side.least - 1)  # none of fewer than the ship alone needs
             turns = none_within + 1
-            proven = turns
         left = None if timeout is None else max(0.0, timeout - (time.perf_counter() - t0))
         out = astar(model, roots, objective=Objective.TURNS_ONLY.value, timeout=left, max_states=max_states, progress=progress,
                     max_nodes=None if max_nodes is None else max(0, max_nodes - nodes), max_turns=max_turns,
@@ -490,9 +488,9 @@ def _split_solve(model: Model, roots: list[Root], t0: float, timeout: float | No
         nodes += out.nodes
         if out.status == Status.SOLVED and not any_cards:
             assert out.value is not None
-            proven = out.value[0]
+            turns = out.value[0]
             out = split.fewest_cards(
-                model, roots, out.value[0], deadline=deadline, heuristic=h_cards, progress=progress,
+                model, roots, turns, deadline=deadline, heuristic=h_cards, progress=progress,
                 max_nodes=None if max_nodes is None else max(0, max_nodes - nodes), max_states=max_states,
                 keep_rows_after=keep_rows_after,
             )
@@ -508,7 +506,7 @@ def _split_solve(model: Model, roots: list[Root], t0: float, timeout: float | No
     except KeyboardInterrupt as e:
         # Ctrl-C: the bound so far goes with the interrupt, as from the A*
         # (its own bound, if it was the one interrupted, may be higher).
-        bound = max(proven if proven < INF_TURNS else 0, getattr(e, "bound", None) or 0) or None
+        bound = max(turns if turns < INF_TURNS else 0, getattr(e, "bound", None) or 0) or None
         raise SearchInterrupted(bound, nodes + getattr(e, "nodes", 0), time.perf_counter() - t0) from None
 
 
