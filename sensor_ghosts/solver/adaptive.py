@@ -50,6 +50,11 @@ class _OutOfBudget(Exception):
     pass
 
 
+# A position's key: its grid's id and its card state's id in one int.
+_CARD_BITS = 32
+_NO_CAP = 1 << 30  # (the first pass: no cap from the deck)
+
+
 def _first(pair: tuple) -> int:
     return pair[0]
 
@@ -83,13 +88,40 @@ class SureWin:
         self.progress = progress
         self.nodes = 0
         self._t0 = time.perf_counter()
-        # position -> the fewest turns it was proven won within / the most it
-        # was proven not won within
-        self._won: dict[tuple, int] = {}
-        self._lost: dict[tuple, int] = {}
+        # Grids and card states are big nested tuples, slow to hash, and the
+        # search looks each up millions of times: each gets a small id once
+        # (``_grid_id``, ``_card_id``), and the tables below are keyed by ids.
+        self._grid_ids: dict[tuple, int] = {}
+        self._grids: list[tuple] = []
+        self._card_ids: dict[tuple, int] = {}
+        self._cards: list[tuple] = []
+        self._caps: list[int] = []  # per card id: the most turns its deck allows (``_card_id``)
+        # position (``_position``) -> the fewest turns it was proven won
+        # within / the most it was proven not won within
+        self._won: dict[int, int] = {}
+        self._lost: dict[int, int] = {}
         self._moves: dict[tuple, dict] = {}
+        self._bounds: dict[tuple[int, int], int] = {}
         self._pays: dict[tuple, dict] = {}
-        self._draws: dict[tuple, list] = {}
+        self._draws: dict[int, list[int]] = {}
+
+    def _grid_id(self, gk: tuple) -> int:
+        got = self._grid_ids.get(gk)
+        if got is None:
+            got = self._grid_ids[gk] = len(self._grids)
+            self._grids.append(gk)
+        return got
+
+    def _card_id(self, cards: tuple) -> int:
+        got = self._card_ids.get(cards)
+        if got is None:
+            got = self._card_ids[cards] = len(self._cards)
+            self._cards.append(cards)
+            # On the second pass at most the deck's cards + 1 turns are
+            # left: every turn but the last draws, and an empty deck loses
+            # ([D15]).
+            self._caps.append(len(cards[DECK - HANDS]) + 1 if cards[PASS2 - HANDS] else _NO_CAP)
+        return got
 
     def within(self, roots: list[Root], turns: int) -> bool | None:
         """Whether from every model state of ``roots`` (e.g. one per opening
@@ -101,23 +133,35 @@ class SureWin:
             # A relaxed search still running then stops with a weaker bound.
             relaxed.deadline = self.deadline if outer is None else min(outer, self.deadline)
         try:
-            return all(self._won_within(split.grid_key(st), st[HANDS:PEND], turns) for st in roots)
+            return all(self._won_within(self._grid_id(split.grid_key(st)), self._card_id(st[HANDS:PEND]), turns)
+                       for st in roots)
         except _OutOfBudget:
             return None
         finally:
             relaxed.deadline = outer
 
-    def _grid_turns(self, gk: tuple, pod: tuple | None, left: int) -> dict[tuple, list]:
-        """pay class -> the actions of that class from grid ``gk`` (the pod
+    def _turns_needed(self, gid: int, left: int) -> int:
+        """``GridHalf.turns_needed`` of grid ``gid``, kept by id."""
+        key = (gid, left)
+        got = self._bounds.get(key)
+        if got is None:
+            got = self.grid.turns_needed(self._grids[gid], left)
+            if not self.grid.relaxed_bound().timed_out:  # (a bound cut by the clock is not kept)
+                self._bounds[key] = got
+        return got
+
+    def _grid_turns(self, gid: int, pod: tuple | None, left: int) -> dict[tuple, list]:
+        """pay class -> the actions of that class from grid ``gid`` (the pod
         moving by ``pod``; ``split.SKIP``: the turn of a player without
         cards) that may still win within ``left`` turns, each as (wins at
-        once, its re-scan outcomes' grids that may), wins first, then the
-        most promising (smallest turn bound)."""
-        key = (gk, pod, left)
+        once, the ids of its re-scan outcomes' grids that may), wins first,
+        then the most promising (smallest turn bound)."""
+        key = (gid, pod, left)
         got = self._moves.get(key)
         if got is None:
+            gk = self._grids[gid]
             ranked: dict[tuple, list] = {}
-            bound = self.grid.turns_needed
+            bound = self._turns_needed
             # Most actions are Deep Scans (every card's flip, every row's
             # shift), and near a deadline none of them can be followed by a
             # win: one relaxed search rules them all out (``scan_within``, as
@@ -131,15 +175,15 @@ class SureWin:
                     continue
                 won, data = end
                 if won:
-                    ranked.setdefault(pc, []).append((-1, True, ()))
+                    ranked.setdefault(pc, []).append((-1, True, []))
                     continue
                 outcomes = [g2 for g2 in split.next_grids(end) if g2 is not None] if left > 1 else []
                 if len(outcomes) > 1 and not self._any_may_fit(outcomes, left - 1):
                     continue
-                nexts = [(b, g2) for g2 in outcomes if (b := bound(g2, left - 1)) < left]
+                nexts = [(b, g2) for g2 in map(self._grid_id, outcomes) if (b := bound(g2, left - 1)) < left]
                 nexts.sort(key=_first)
                 if nexts:
-                    ranked.setdefault(pc, []).append((nexts[0][0], False, tuple(g2 for _b, g2 in nexts)))
+                    ranked.setdefault(pc, []).append((nexts[0][0], False, [g2 for _b, g2 in nexts]))
             if self.deadline is not None and time.perf_counter() > self.deadline:
                 raise _OutOfBudget  # (its last bounds may be weak ones, cut by the clock)
             got = self._moves[key] = {pc: [(w, n) for _b, w, n in sorted(acts, key=lambda a: a[:2])]
@@ -163,62 +207,77 @@ class SureWin:
         masks = tuple(reduce(or_, row) for row in zip(*(g2[MASKS] for g2 in outcomes), strict=True))
         return self.grid.relaxed_bound().within(split.as_state((*head, masks, *tail), split.NO_CARDS), turns)
 
-    def _commands(self, cards: tuple, gk: tuple) -> dict[tuple, list]:
-        """(pay class, pod move) -> the card states after each command that
-        pays for it from grid ``gk`` (before the draw), fewest cards played
-        first; (SKIP, SKIP) for a player without cards (§9). Kept per card
-        state and pod position (the pod's moves depend on where it is)."""
-        key = (cards, gk[POD])
+    def _commands(self, cid: int, gid: int) -> dict[tuple, list[int]]:
+        """(pay class, pod move) -> the ids of the card states after each
+        command that pays for it from grid ``gid`` (before the draw), fewest
+        cards played first; (SKIP, SKIP) for a player without cards (§9).
+        Kept per card state and pod position (the pod's moves depend on
+        where it is)."""
+        gk = self._grids[gid]
+        key = (cid, gk[POD])
         got = self._pays.get(key)
         if got is None:
+            cards = self._cards[cid]
             hands, _deck, _disc, head, _pass2, active = cards
             if not hands[active]:
-                got = {(split.SKIP, split.SKIP): [cards]}
+                got = {(split.SKIP, split.SKIP): [cid]}
             else:
                 base = self.m.branch_of(split.as_state(gk, split.NO_CARDS))
                 got = {
-                    k: [split.after_payment(cards, paid) for paid in sorted(what, key=_fewest_first)]
+                    k: [self._card_id(split.after_payment(cards, paid)) for paid in sorted(what, key=_fewest_first)]
                     for k, what in split.hand_payments(self.m, base, hands, head, active).items()
                 }
             self._pays[key] = got
         return got
 
-    def _drawn(self, cards1: tuple) -> list[tuple]:
-        got = self._draws.get(cards1)
+    def _drawn(self, cid1: int) -> list[int]:
+        got = self._draws.get(cid1)
         if got is None:
-            got = self._draws[cards1] = [cards2 for cards2, _drawn in self.m.after_draw(cards1)]
+            got = self._draws[cid1] = [self._card_id(cards2) for cards2, _drawn in self.m.after_draw(self._cards[cid1])]
         return got
 
-    def _won_within(self, gk: tuple, cards: tuple, left: int) -> bool:
-        if cards[PASS2 - HANDS]:
-            left = min(left, len(cards[DECK - HANDS]) + 1)
-        key = (gk, cards)
+    def _won_within(self, gid: int, cid: int, left: int) -> bool:
+        left = min(left, self._caps[cid])
+        key = gid << _CARD_BITS | cid
         if self._won.get(key, left + 1) <= left:
             return True
         if self._lost.get(key, -1) >= left:
             return False
         self._tick()
-        won = left >= 1 and self.grid.turns_needed(gk, left) <= left and self._some_turn_wins(gk, cards, left)
+        won = left >= 1 and self._turns_needed(gid, left) <= left and self._some_turn_wins(gid, cid, left)
         if won:
             self._won[key] = left
         else:
             self._lost[key] = left
         return won
 
-    def _some_turn_wins(self, gk: tuple, cards: tuple, left: int) -> bool:
-        for (pc, pod), after in self._commands(cards, gk).items():
-            actions = self._grid_turns(gk, pod, left).get(pc)
+    def _some_turn_wins(self, gid: int, cid: int, left: int) -> bool:
+        turns: dict = {}  # pod move -> ``_grid_turns`` (asked once each)
+        for (pc, pod), after in self._commands(cid, gid).items():
+            by_class = turns.get(pod)
+            if by_class is None:
+                by_class = turns[pod] = self._grid_turns(gid, pod, left)
+            actions = by_class.get(pc)
             if not actions:
                 continue
             if actions[0][0]:
                 return True  # a win on this command: no draw (§4)
-            for cards1 in after:
-                draws = self._drawn(cards1)
+            for cid1 in after:
+                draws = self._drawn(cid1)
                 if not draws:
                     continue  # the second-pass deck runs dry: lost
                 for _won, nexts in actions:
-                    for i, cards2 in enumerate(draws):
-                        if not any(self._won_within(g2, cards2, left - 1) for g2 in nexts):
+                    for i, cid2 in enumerate(draws):
+                        for j, g2 in enumerate(nexts):
+                            if self._won_within(g2, cid2, left - 1):
+                                if j:
+                                    # The re-scan outcome that wins after one
+                                    # draw often wins after the others too:
+                                    # tried first from now on (the order of
+                                    # an OR changes its cost, not its answer).
+                                    nexts.insert(0, nexts.pop(j))
+                                break
+                        else:
                             if i:
                                 # A draw that beats one action often beats the
                                 # next too: it is tried first from now on (the
