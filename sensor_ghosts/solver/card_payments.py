@@ -8,11 +8,11 @@ from ..rules.geometry import DIRECTIONS, EARTH
 from . import lazy_draws
 from .model import FLY, KIND_FLY, PEEK, SHIELDS, SHIFT, Model, pay_class
 
-# The forms of ``fewest_cards``' payments: final (card state ids), by the
-# hands after (``hand_payments``), by places in a lone player's hand
-# (``solo_payments``), in open mode by the cards played, pending ones
+# The forms of ``fewest_cards``' payments: final (card state ids), by places
+# in the players' hands (``team_payments``), by places in a lone player's
+# hand (``solo_payments``), in open mode by the cards played, pending ones
 # included (``lazy_draws``).
-FINAL, BY_HANDS, BY_PLACES, LAZY = range(4)
+FINAL, BY_TEAM, BY_PLACES, LAZY = range(4)
 # One action of each pay class: the same cards pay for every action of a class.
 ONE_OF_EACH = [(k, d) for k in (FLY, PEEK) for d in DIRECTIONS] + [(SHIFT, 0), (SHIELDS, None)]
 
@@ -32,11 +32,71 @@ def hand_payments(model: Model, base, hands: tuple, head, active: int,
     what: dict[tuple, list] = {}
     if memo is None:
         memo = {}
-    for played, how, hs, _deck, _disc, _pass2, _resh in model.plays(hands, (), (), False, active):
+    for played, how, hs, kinds, single_fly in _hand_plays(model, hands, active, memo):
         cards = tuple(sorted(t for t, _ in played))
-        for k, arrow in _play_keys(model, base, played, how, head, memo):
+        for k, arrow in _play_keys_of(model, base, played, how, head, memo, kinds, single_fly):
             what.setdefault(k, []).append((hs, cards, arrow))
     return what
+
+
+def team_payments(model: Model, base, hands: tuple, head, active: int, memo: dict) -> dict[tuple, list]:
+    """``hand_payments`` of three or four players' dealt ``hands`` as
+    places in them: (pay class, pod move) -> every (places played, ((player,
+    index in the hand), ...); per player whose hand it takes from, (player,
+    the indices kept); heading after), in the same order. The same for all
+    hands of the same classes of cards (``Model.tok_classes``) in the same
+    order, player by player, and the same heading and active player: the
+    plays read the cards' kinds (Fly, the Wild) and which player holds them,
+    never which card it is (``Model.plays``), and their keys the classes
+    (``_play_keys``). So the card search works it out once per such hands
+    (``fewest_cards``); ``paid_at`` rebuilds a payment."""
+    what: dict[tuple, list] = {}
+    for played, how, _hs, kinds, single_fly in _hand_plays(model, hands, active, memo):
+        places: list[tuple[int, int]] = []
+        for t, p in played:
+            i = hands[p].index(t)
+            while (p, i) in places:  # (equal cards: the next copy)
+                i += 1
+            places.append((p, i))
+        at = tuple(sorted(places))
+        kept = tuple((p, tuple(i for i in range(len(hands[p])) if (p, i) not in at))
+                     for p in sorted({p for p, _ in at}))
+        for k, arrow in _play_keys_of(model, base, played, how, head, memo, kinds, single_fly):
+            what.setdefault(k, []).append((at, kept, arrow))
+    return what
+
+
+def paid_at(hands: tuple, places: tuple, kept: tuple) -> tuple[tuple, tuple]:
+    """The hands after playing the cards at ``places``, the indices ``kept``
+    in the hands played from (``team_payments``), and those cards, sorted
+    (as ``hand_payments`` has them)."""
+    after = list(hands)
+    for p, ks in kept:
+        h = hands[p]
+        after[p] = tuple([h[i] for i in ks])
+    return tuple(after), tuple(sorted([hands[p][i] for p, i in places]))
+
+
+def _hand_plays(model: Model, hands: tuple, active: int, memo: dict) -> list[tuple]:
+    """``Model.plays`` of ``hands`` (played, how, hands after), each with
+    ``_keys_of``' key, kept in ``memo`` by the hands and the active player:
+    the heading does not change them, and a card search meets the same
+    hands under each heading (as ``lazy_payments``)."""
+    key = ("hands", hands, active)
+    got = memo.get(key)
+    if got is None:
+        got = memo[key] = [(played, how, hs, *_keys_of(model, played, how))
+                           for played, how, hs, _deck, _disc, _pass2, _resh in model.plays(hands, (), (), False, active)]
+    return got
+
+
+def _play_keys_of(model: Model, base, played: tuple, how: str, head, memo: dict, kinds: tuple,
+                  single_fly: bool) -> list[tuple]:
+    """``_play_keys``, its key but for the heading already known."""
+    got = memo.get((kinds, how, head if single_fly else None))
+    if got is None:
+        got = _play_keys(model, base, played, how, head, memo)
+    return got
 
 
 def solo_payments(model: Model, base, hand: tuple, head, memo: dict) -> dict[tuple, list]:
@@ -117,10 +177,7 @@ def lazy_payments(model: Model, base, cards: tuple, key: tuple, memo: dict) -> d
         plays = memo[key] = [(played, how, item, *_keys_of(model, played, how)) for played, how, item in plays]
     what: dict[tuple, list] = {}
     for played, how, item, kinds, single_fly in plays:
-        got = memo.get((kinds, how, head if single_fly else None))
-        if got is None:
-            got = _play_keys(model, base, played, how, head, memo)
-        for k, arrow in got:
+        for k, arrow in _play_keys_of(model, base, played, how, head, memo, kinds, single_fly):
             what.setdefault(k, []).append((*item, arrow))
     return what
 

@@ -42,8 +42,10 @@ has that many turns finds T with the A* under 'turns-only': ``api._split_solve``
   the discard pile. What a set of cards pays for depends only on their classes
   (``Model.tok_classes``) and, for a lone Fly card, the heading, and is worked
   out once a solve (``_play_keys``); solo, a hand's payments, by places in the
-  hand, are shared by every hand of the same classes (``solo_payments``),
-  and these and the lazy ones by every solve in the process (``_SHAPES``).
+  hand, are shared by every hand of the same classes (``solo_payments``), as
+  are three or four players' dealt hands' by places in the hands
+  (``team_payments``), and these and the lazy ones by every solve in the
+  process (``_SHAPES``).
   Then the draw (``Model.draw_outcomes``); a draw that finds
   the second-pass deck empty is a loss ([D15]) and is dropped.
 * **Bound.** Solo, every turn plays a card, so the cards still to play are at
@@ -107,15 +109,17 @@ from collections.abc import Callable
 from ..rules.geometry import EARTH
 from . import lazy_draws
 from .card_payments import (
-    BY_HANDS,
     BY_PLACES,
+    BY_TEAM,
     FINAL,
     LAZY,
     ONE_OF_EACH,
     after_payment,
     hand_payments,
     lazy_payments,
+    paid_at,
     solo_payments,
+    team_payments,
 )
 from .grid_half import ANY_PEEK, NO_CARDS, SKIP, GridHalf, as_state, grid_key, next_grids
 from .model import HANDS, PEND, SCAN, Model, pay_class
@@ -244,35 +248,29 @@ def fewest_cards(
             got = new_id(cards, free)
         return got
 
-    by_hand: dict[tuple, dict[tuple, list]] = {}
     paid_by: dict[tuple, list] = {}  # ``_play_keys``' memo
     pays: dict[int, tuple[int, dict]] = {}
 
     def payments(cid: int) -> tuple[int, dict]:
         """(pay class, pod move) -> what pays for it from card state ``cid``,
-        with its form: FINAL, a list of (id of the cards after the command,
-        cards played) (before the draw), or BY_HANDS, ``hand_payments``'
-        (hands after it, cards played, heading) for ``options``; (SKIP, SKIP)
-        for a player without cards (§9). (A lone player's are ``keyed``'s.)"""
+        as (id of the cards after the command, cards played) (before the
+        draw): (SKIP, SKIP) for a player without cards (§9), and two
+        players' commands. (Those of one, three or four players are
+        ``keyed``'s, by places in the hands or lazy.)"""
         got = pays.get(cid)
         if got is not None:
             return got
         cards = cards_of[cid]
-        hands, deck, disc, head, pass2, active = cards
-        if not hands[active]:
+        hands = cards[0]
+        if not hands[cards[5]]:
             got = pays[cid] = (FINAL, {(SKIP, SKIP): [(cid, 0)]})
             return got
-        if players == 2:
-            # [D18] the third card of a wild is the deck's top: the deck counts.
-            what: dict[tuple, dict] = {}
-            for c in model.commands(base, cards, frozenset(), actions=ONE_OF_EACH):
-                what.setdefault((pay_class(c[1]), model.pod_move(c)), {})[(c[5], len(c[0]))] = None
-            got = pays[cid] = (FINAL, {k: [(card_id(c1), n) for c1, n in v] for k, v in what.items()})
-            return got
-        by = by_hand.get((hands, head, active))
-        if by is None:
-            by = by_hand[(hands, head, active)] = hand_payments(model, base, hands, head, active, paid_by)
-        got = pays[cid] = (BY_HANDS, by)
+        assert players == 2
+        # [D18] the third card of a wild is the deck's top: the deck counts.
+        what: dict[tuple, dict] = {}
+        for c in model.commands(base, cards, frozenset(), actions=ONE_OF_EACH):
+            what.setdefault((pay_class(c[1]), model.pod_move(c)), {})[(c[5], len(c[0]))] = None
+        got = pays[cid] = (FINAL, {k: [(card_id(c1), n) for c1, n in v] for k, v in what.items()})
         return got
 
     built: dict[tuple, list] = {}
@@ -295,6 +293,8 @@ def fewest_cards(
                 hand = cards[0][0]
                 what = [((tuple(hand[i] for i in kept),), tuple(hand[i] for i in pos), arrow)
                         for kept, pos, arrow in what]
+            else:  # BY_TEAM
+                what = [(*paid_at(cards[0], places, kept), arrow) for places, kept, arrow in what]
             got = built[(cid, k)] = [(card_id(after_payment(cards, paid)), len(paid[1])) for paid in what]
         return got
 
@@ -367,15 +367,16 @@ def fewest_cards(
     shape: dict[int, tuple[int, list]] = {}
     # ``keyed``'s answers shared by card states alike (``_SHAPES``, across
     # solves too): solo, (classes of the hand's cards, heading), by places in
-    # the hand (``solo_payments``); lazy, (hands, what the pool offers,
+    # the hand (``solo_payments``); three or four players' dealt hands,
+    # (classes of each hand's cards, heading, active player), by places in
+    # the hands (``team_payments``); lazy, (hands, what the pool offers,
     # heading) (``lazy_payments``). Their keys start with what else the
     # payments read.
     classes = model.tok_classes
     pod_free = base.pod is not None and base.pod != EARTH
     solo_rules = ("solo", model.mode, model.pod_variant, pod_free)
     lazy_rules = ("lazy", model.pod_variant, pod_free, players, tuple(model.types)) if lazy else None
-
-    by_hand_items: dict[tuple, tuple[int, list]] = {}  # ``keyed``'s, by ``payments``' key
+    team_rules = ("team", model.mode, model.pod_variant, pod_free, players)
 
     def keyed(cid: int) -> tuple[int, list]:
         """``payments(cid)``: its form, and its items, each with the fewest
@@ -422,23 +423,32 @@ def fewest_cards(
                 _share(tk, got)
             shape[cid] = got
             return got
+        if players > 2 and hands[active]:
+            # Dealt hands of three or four players, by places in the hands
+            # (``team_payments``): the same for every card state whose hands
+            # hold the same classes of cards.
+            tk = (team_rules, tuple(tuple(classes[t] for t in h) for h in hands), head, active)
+            got = _SHAPES.get(tk)
+            if got is None:
+                items = []
+                for k, what in team_payments(model, base, hands, head, active, paid_by).items():
+                    distinct = set()
+                    for places, _kept, _arrow in what:
+                        out = [0] * players
+                        for p, _i in places:
+                            out[p] += 1
+                        # (cards played, players left with no card: ``_empty``)
+                        distinct.add((len(places), sum(len(h) == out[p] for p, h in enumerate(hands))))
+                    items.append((k, what, min(n for n, _ in distinct), sorted(distinct)))
+                got = (BY_TEAM, items)
+                _share(tk, got)
+            shape[cid] = got
+            return got
         form, paying = payments(cid)
-        if form == BY_HANDS:
-            # The same items for every card state of these hands, heading
-            # and active player (``payments``' own key).
-            got = by_hand_items.get((hands, head, active))
-            if got is not None:
-                shape[cid] = got
-                return got
         items = []
         got = shape[cid] = (form, items)
-        if form == BY_HANDS:
-            by_hand_items[(hands, head, active)] = got
         for k, what in paying.items():
-            if form == FINAL:
-                played = [(n, empty_of[c1]) for c1, n in what]
-            else:
-                played = [(len(cards), hands1.count(())) for hands1, cards, _ in what]  # (``_empty``)
+            played = [(n, empty_of[c1]) for c1, n in what]
             least = min(n for n, _ in played)
             if players == 1:
                 items.append((k, what, least, None))  # (a skip: one item)
@@ -446,7 +456,8 @@ def fewest_cards(
             items.append((k, what, least, sorted(set(played))))
         return got
 
-    # Per (card state id, turns after the node's): ``extra`` in the loop below.
+    # Per (``keyed``'s items, by id: they live as long as the search, turns
+    # after the node's): ``extra`` in the loop below.
     extras: dict[tuple[int, int], list[int]] = {}
     live = grid._live  # (read directly in the loop: one lookup a node)
     # A node: (turn, grid id, card state id).
@@ -507,10 +518,13 @@ def fewest_cards(
         # the turns after.)
         extra = None
         if players > 1:
-            extra = extras.get((cid, rest))
+            # (By the items' own list, which card states of the same hands,
+            # heading and active player share: ``keyed``.)
+            extra = extras.get((id(items), rest))
             if extra is None:
-                extra = extras[(cid, rest)] = [min(per_card * n + cards_for(rest, e) for n, e in pairs)
-                                               for _k, _what, _least_n, pairs in items]
+                extra = extras[(id(items), rest)] = [
+                    min(per_card * n + (rest - e if rest > e else 0) for n, e in pairs)  # (``cards_for``)
+                    for _k, _what, _least_n, pairs in items]
         worked = paused = False
         for i in range(resume, len(items)):
             k, what, least_n, pairs = items[i]
@@ -543,7 +557,8 @@ def fewest_cards(
             if not nexts:
                 continue
             for c1, n in options(cid, k, what, form):
-                lb = g + per_card * n + (rest if players == 1 else cards_for(rest, empty_of[c1]))
+                e = 0 if players == 1 else empty_of[c1]
+                lb = g + per_card * n + (rest - e if rest > e else 0)  # (``cards_for``, inline: a hot loop)
                 if lb > f:
                     if later is None or lb < later:
                         later = lb
@@ -551,6 +566,7 @@ def fewest_cards(
                 if lb <= stage:
                     continue  # expanded at an earlier stage
                 g2 = g + per_card * n
+                after = None  # drawn(c1), once asked for
                 for nxt in nexts:
                     if nxt is None:
                         # A win on the last turn: no draw (§4).
@@ -560,7 +576,9 @@ def fewest_cards(
                         heapq.heappush(heap, (g2, -big_l, -turns - 1, seq, ("won", key, pc, c1, n), g2, -1, 0, None))
                         seq += 1
                         continue
-                    for c2 in drawn(c1):
+                    if after is None:
+                        after = drawn(c1)
+                    for c2 in after:
                         fid = free_of[c2]
                         if fid is not None:
                             # No heading allows all that a heading allows, and

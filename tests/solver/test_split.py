@@ -300,11 +300,11 @@ def test_the_card_search_deepened_finds_the_optimum_of_the_astar(monkeypatch, se
     assert r.plan.replay()[-1].outcome.status is Status.WON
 
 
-def _payments_by_commands(m, base, hands, head):
+def _payments_by_commands(m, base, hands, head, active=0):
     """What each (pay class, pod move) is paid with, straight from
     ``Model.commands`` (no memo, no places): the reference."""
     what: dict = {}
-    for c in m.commands(base, (hands, (), (), head, False, 0), frozenset(), actions=split.ONE_OF_EACH):
+    for c in m.commands(base, (hands, (), (), head, False, active), frozenset(), actions=split.ONE_OF_EACH):
         pod = m.pod_move(c) if m.pod_variant else None
         what.setdefault((pay_class(c[1]), pod), {})[(c[5][0], c[5][2], c[5][3])] = None
     return {k: list(v) for k, v in what.items()}
@@ -339,6 +339,57 @@ def test_hand_payments_by_card_classes_and_places_match_the_commands(mode, pod):
             assert list(got) == list(want)
     if mode == "deal":
         assert shared  # some hands were read off another hand's places
+
+
+@pytest.mark.parametrize(("players", "pod"), [(3, False), (4, False), (3, True)])
+def test_team_payments_by_places_match_the_commands(players, pod):
+    # Three or four players' dealt hands: the card search reads what they pay
+    # for by places in the hands, shared by every hands of the same classes
+    # (``team_payments``), and rebuilds each payment on the hands at hand
+    # (``paid_at``): the same as what the commands themselves pay, in order.
+    import random
+
+    from sensor_ghosts.solver.card_payments import paid_at, team_payments
+
+    m, roots = _model(generate_setup(seed=4, options=RuleOptions(players=players, escape_pod=pod)), "deal")
+    base = m.branch_of(roots[0][0])
+    rng = random.Random(players)
+    tokens = list(range(len(m.tok_kind)))
+    alike: dict = {}  # class -> its tokens
+    for t in tokens:
+        alike.setdefault(m.tok_classes[t], []).append(t)
+    memo: dict = {}
+    shared = 0
+    for _ in range(150):
+        dealt = rng.sample(tokens, 2 * players)
+        hands = tuple(tuple(sorted(dealt[2 * p: 2 * p + rng.choice((1, 2, 2))])) for p in range(players))
+        # Hands of the same classes, player by player, where the deck has
+        # other cards of them (each token once).
+        free = [t for t in tokens if t not in dealt]
+        twin = []
+        for h in hands:
+            h2 = []
+            for t in h:
+                other = [u for u in alike[m.tok_classes[t]] if u in free]
+                u = rng.choice(other) if other else t
+                if u != t:
+                    free.remove(u)
+                h2.append(u)
+            twin.append(tuple(h2))
+        twin_hands = tuple(twin)
+        if any(h != tuple(sorted(h)) for h in twin_hands):
+            continue  # (a dealt hand is sorted)
+        shared += twin_hands != hands
+        active = rng.randrange(players)
+        for head in (None, *Direction):
+            for now in (hands, twin_hands):
+                want = _payments_by_commands(m, base, now, head, active)
+                assert split.hand_payments(m, base, now, head, active, memo) == want
+                got = {k: [(*paid_at(now, places, kept), arrow) for places, kept, arrow in what]
+                       for k, what in team_payments(m, base, hands, head, active, memo).items()}
+                assert got == want
+                assert list(got) == list(want)
+    assert shared  # some hands were read off other hands' places
 
 
 def test_solo_payments_kept_across_solves_follow_the_rules(monkeypatch):
