@@ -32,9 +32,9 @@ def hand_payments(model: Model, base, hands: tuple, head, active: int,
     what: dict[tuple, list] = {}
     if memo is None:
         memo = {}
-    for played, how, hs, kinds, single_fly in _hand_plays(model, hands, active, memo):
+    for played, how, hs, _deck, _disc, _pass2, _resh in model.plays(hands, (), (), False, active):
         cards = tuple(sorted(t for t, _ in played))
-        for k, arrow in _play_keys_of(model, base, played, how, head, memo, kinds, single_fly):
+        for k, arrow in _play_keys(model, base, played, how, head, memo):
             what.setdefault(k, []).append((hs, cards, arrow))
     return what
 
@@ -51,7 +51,7 @@ def team_payments(model: Model, base, hands: tuple, head, active: int, memo: dic
     (``_play_keys``). So the card search works it out once per such hands
     (``fewest_cards``); ``paid_at`` rebuilds a payment."""
     what: dict[tuple, list] = {}
-    for played, how, _hs, kinds, single_fly in _hand_plays(model, hands, active, memo):
+    for played, how, _hs, _deck, _disc, _pass2, _resh in model.plays(hands, (), (), False, active):
         places: list[tuple[int, int]] = []
         for t, p in played:
             i = hands[p].index(t)
@@ -61,7 +61,7 @@ def team_payments(model: Model, base, hands: tuple, head, active: int, memo: dic
         at = tuple(sorted(places))
         kept = tuple((p, tuple(i for i in range(len(hands[p])) if (p, i) not in at))
                      for p in sorted({p for p, _ in at}))
-        for k, arrow in _play_keys_of(model, base, played, how, head, memo, kinds, single_fly):
+        for k, arrow in _play_keys(model, base, played, how, head, memo):
             what.setdefault(k, []).append((at, kept, arrow))
     return what
 
@@ -75,28 +75,6 @@ def paid_at(hands: tuple, places: tuple, kept: tuple) -> tuple[tuple, tuple]:
         h = hands[p]
         after[p] = tuple([h[i] for i in ks])
     return tuple(after), tuple(sorted([hands[p][i] for p, i in places]))
-
-
-def _hand_plays(model: Model, hands: tuple, active: int, memo: dict) -> list[tuple]:
-    """``Model.plays`` of ``hands`` (played, how, hands after), each with
-    ``_keys_of``' key, kept in ``memo`` by the hands and the active player:
-    the heading does not change them, and a card search meets the same
-    hands under each heading (as ``lazy_payments``)."""
-    key = ("hands", hands, active)
-    got = memo.get(key)
-    if got is None:
-        got = memo[key] = [(played, how, hs, *_keys_of(model, played, how))
-                           for played, how, hs, _deck, _disc, _pass2, _resh in model.plays(hands, (), (), False, active)]
-    return got
-
-
-def _play_keys_of(model: Model, base, played: tuple, how: str, head, memo: dict, kinds: tuple,
-                  single_fly: bool) -> list[tuple]:
-    """``_play_keys``, its key but for the heading already known."""
-    got = memo.get((kinds, how, head if single_fly else None))
-    if got is None:
-        got = _play_keys(model, base, played, how, head, memo)
-    return got
 
 
 def solo_payments(model: Model, base, hand: tuple, head, memo: dict) -> dict[tuple, list]:
@@ -177,7 +155,10 @@ def lazy_payments(model: Model, base, cards: tuple, key: tuple, memo: dict) -> d
         plays = memo[key] = [(played, how, item, *_keys_of(model, played, how)) for played, how, item in plays]
     what: dict[tuple, list] = {}
     for played, how, item, kinds, single_fly in plays:
-        for k, arrow in _play_keys_of(model, base, played, how, head, memo, kinds, single_fly):
+        got = memo.get((kinds, how, head if single_fly else None))
+        if got is None:
+            got = _play_keys(model, base, played, how, head, memo)
+        for k, arrow in got:
             what.setdefault(k, []).append((*item, arrow))
     return what
 
