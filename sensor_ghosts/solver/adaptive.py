@@ -90,9 +90,10 @@ class SureWin:
         self._t0 = time.perf_counter()
         # Grids and card states are big nested tuples, slow to hash, and the
         # search looks each up millions of times: each gets a small id once
-        # (``_grid_id``, ``_card_id``), and the tables below are keyed by ids.
-        self._grid_ids: dict[tuple, int] = {}
-        self._grids: list[tuple] = []
+        # (the grid half's ``grid_id``, ``_card_id``), and the tables below
+        # are keyed by ids.
+        self._grids = self.grid.grids
+        self._grid_id = self.grid.grid_id
         self._card_ids: dict[tuple, int] = {}
         self._cards: list[tuple] = []
         self._caps: list[int] = []  # per card id: the most turns its deck allows (``_card_id``)
@@ -104,13 +105,6 @@ class SureWin:
         self._bounds: dict[tuple[int, int], int] = {}
         self._pays: dict[tuple, dict] = {}
         self._draws: dict[int, list[int]] = {}
-
-    def _grid_id(self, gk: tuple) -> int:
-        got = self._grid_ids.get(gk)
-        if got is None:
-            got = self._grid_ids[gk] = len(self._grids)
-            self._grids.append(gk)
-        return got
 
     def _card_id(self, cards: tuple) -> int:
         got = self._card_ids.get(cards)
