@@ -97,8 +97,9 @@ class SureWin:
         self._card_ids: dict[tuple, int] = {}
         self._cards: list[tuple] = []
         self._caps: list[int] = []  # per card id: the most turns its deck allows (``_card_id``)
-        # position (``_position``) -> the fewest turns it was proven won
-        # within / the most it was proven not won within
+        # position (its grid's id, shifted by ``_CARD_BITS``, and its card
+        # state's id) -> the fewest turns it was proven won within / the
+        # most it was proven not won within
         self._won: dict[int, int] = {}
         self._lost: dict[int, int] = {}
         self._moves: dict[tuple, dict] = {}

@@ -261,8 +261,8 @@ def fewest_cards(
         if got is not None:
             return got
         cards = cards_of[cid]
-        hands = cards[0]
-        if not hands[cards[5]]:
+        hands, _deck, _disc, _head, _pass2, active = cards
+        if not hands[active]:
             got = pays[cid] = (FINAL, {(SKIP, SKIP): [(cid, 0)]})
             return got
         assert players == 2
@@ -522,9 +522,8 @@ def fewest_cards(
             # heading and active player share: ``keyed``.)
             extra = extras.get((id(items), rest))
             if extra is None:
-                extra = extras[(id(items), rest)] = [
-                    min(per_card * n + (rest - e if rest > e else 0) for n, e in pairs)  # (``cards_for``)
-                    for _k, _what, _least_n, pairs in items]
+                extra = extras[(id(items), rest)] = [min(per_card * n + cards_for(rest, e) for n, e in pairs)
+                                                     for _k, _what, _least_n, pairs in items]
         worked = paused = False
         for i in range(resume, len(items)):
             k, what, least_n, pairs = items[i]
@@ -557,8 +556,7 @@ def fewest_cards(
             if not nexts:
                 continue
             for c1, n in options(cid, k, what, form):
-                e = 0 if players == 1 else empty_of[c1]
-                lb = g + per_card * n + (rest - e if rest > e else 0)  # (``cards_for``, inline: a hot loop)
+                lb = g + per_card * n + (rest if players == 1 else cards_for(rest, empty_of[c1]))
                 if lb > f:
                     if later is None or lb < later:
                         later = lb
