@@ -136,7 +136,9 @@ class SureWin:
             relaxed.deadline = outer
 
     def _turns_needed(self, gid: int, left: int) -> int:
-        """``GridHalf.turns_needed`` of grid ``gid``, kept by id."""
+        """``GridHalf.turns_needed`` of grid ``gid``, kept by id here too: its
+        own table hashes the grid's tuple on every lookup (setup 33, side by
+        side without this one: 17.0 against 18.2 s, the same positions)."""
         key = (gid, left)
         got = self._bounds.get(key)
         if got is None:
