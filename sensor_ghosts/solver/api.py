@@ -34,11 +34,6 @@ INF_TURNS = DEEPEN_FROM
 # (docs/SOLVER.md); where none has, the nodes are lost.
 WITNESS_DECKS = 8
 WITNESS_NODES = 2_500
-# The nodes of the escape pod's deal-mode A* held to T turns (``SideSearches``).
-# Setup 654 takes 232, 362 and 650 about 2,000 (12-15 s); at 3,000 the A*'s
-# failures cost 68 and 528 ten seconds or more, at 400 the six it failed on
-# 1.5-3.5 s each, at 250 about 1 s (docs/SOLVER.md, "Fourteenth session").
-POD_ASTAR_NODES = 300
 OBJECTIVES = tuple(o.value for o in Objective if o is not Objective.PROBABILITY)  # what a caller may ask for
 
 
@@ -205,13 +200,6 @@ class SideSearches:
       its fewest turns are a floor on the fewest with the pod, so above T
       they prove that no plan of T turns exists; where the ship alone
       cannot win, no plan wins (``unsolvable`` says why);
-    - with the escape pod in deal mode, fewest turns alone: the
-      fewest-turns A* held to T turns (``max_turns``; its priorities not
-      raised to T, ``min_turns``, which on setup 654 took 1,701 nodes
-      against 232), for at most ``POD_ASTAR_NODES`` nodes: a plan it finds
-      has T turns, the fewest; where it ends without one, none has T
-      turns. On the pod's slowest deal-mode setups it found the plan the
-      card search was slow to (docs/SOLVER.md, "Fourteenth session");
     - in open mode, fewest turns alone: a plan of T turns on one deck
       order, the deck as dealt (``deal``), then (from a fresh setup) seeded
       random deals, up to ``WITNESS_DECKS``, at most ``WITNESS_NODES``
@@ -232,9 +220,7 @@ class SideSearches:
         """``alone``: ``ship_alone(start)`` where its floor is wanted, else None."""
         self.start, self.alone, self.fresh, self.mode = start, alone, fresh, mode
         self.on_deck = mode == Mode.OPEN and objective == Objective.TURNS_ONLY
-        self.held_astar = alone is not None and mode == Mode.DEAL and objective == Objective.TURNS_ONLY
         self.deal = deal if fresh else None
-        self.given_deal = deal  # (deal mode: the deck of the A*'s plan)
         self._limits = (t0, timeout, max_nodes, max_states, max_turns)
         self.least: int | None = None  # the ship alone's fewest turns (or bound), once searched
         self.unsolvable: str | None = None
@@ -249,7 +235,7 @@ class SideSearches:
 
     def applies(self) -> bool:
         """Whether there is any to turn to."""
-        return self.alone is not None or self.on_deck or self.held_astar
+        return self.alone is not None or self.on_deck
 
     def __call__(self, turns: int) -> str:
         t0, timeout, max_nodes, max_states, max_turns = self._limits
@@ -265,18 +251,6 @@ class SideSearches:
             self.least = _turns_at_least(out)
         if self.least is not None and self.least > turns:
             return split.NO_PLAN
-        if self.held_astar:
-            model = Model(self.start, self.mode)
-            left = None if timeout is None else max(0.0, timeout - (time.perf_counter() - t0))
-            out = astar(model, model.search_roots(self.fresh), objective=Objective.TURNS_ONLY.value,
-                        max_nodes=POD_ASTAR_NODES, timeout=left, max_states=max_states,
-                        max_turns=turns)
-            self.nodes += out.nodes
-            if out.status == Status.SOLVED:
-                self.witness = (model, out, self.given_deal)
-                return split.PLAN_ELSEWHERE
-            if out.status == Status.UNSOLVABLE:
-                return split.NO_PLAN
         if self.on_deck:
             deadline = None if timeout is None else t0 + timeout
             for deal, state in self._decks():

@@ -4,10 +4,11 @@ them can still be part of a win at exactly turn T."""
 
 from __future__ import annotations
 
+from ..rules.geometry import EARTH
 from .grid_kernel import CompiledGridTurns
-from .model import HANDS, PEEK, PEND, SCAN, Model, pay_class
+from .model import HANDS, PEEK, PEND, POD, SCAN, Model, pay_class
 from .relaxed import RelaxedBound
-from .search import Heuristic
+from .search import Heuristic, pod_actions
 
 # The card half of a state that stands for its grid only (the bounds and
 # ``Model.grid_moves`` read no card).
@@ -29,6 +30,11 @@ def as_state(gk: tuple, cards: tuple) -> tuple:
     return (*gk[:HANDS], *cards, gk[HANDS])
 
 
+def without_pod(gk: tuple) -> tuple:
+    """Grid half ``gk`` with the escape pod taken off the grid."""
+    return (*gk[:POD], None, *gk[POD + 1:])
+
+
 def next_grids(end: tuple | None) -> list[tuple | None]:
     """The grids a turn's grid end (``Model._grid_end``) leads to; None: a win."""
     if end is None:
@@ -37,6 +43,24 @@ def next_grids(end: tuple | None) -> list[tuple | None]:
     if won:
         return [None]
     return [grid + (pend,) for grid, pend, _cols, _ops in data]
+
+
+def _pod_may_fit(at: tuple[int, int] | None, move: tuple, left: int) -> bool:
+    """False only when the escape pod at ``at``, moved by ``move``
+    (``Model.pod_move``: direction, steps), cannot reach Earth in the
+    ``left`` turns after (``search.pod_actions``, the bound the next grids'
+    checks read). Only a step up raises its row, a step off the grid ends
+    its move ([D19]), and shifts move it along its row ([D17]); across row 7
+    a shift may bring it within reach of Earth, so moves there always may."""
+    if at is None or at == EARTH or at[0] == 7:
+        return True
+    rise = _RISE.get(move)
+    if rise is None:  # (an enum's ``value`` is slow to read: once per move)
+        rise = _RISE[move] = move[1] * max(move[0].value[0], 0)
+    return pod_actions((min(7, at[0] + rise), 1)) <= left
+
+
+_RISE: dict[tuple, int] = {}  # a pod move -> the most rows it may climb
 
 
 class GridHalf:
@@ -51,6 +75,7 @@ class GridHalf:
         self._bound: dict[tuple, int] = {}
         self._fit: dict[tuple, bool] = {}
         self._scan_fit: dict[tuple, bool] = {}
+        self._ship_fit: dict[tuple, int] = {}
         # A grid is a big tuple, slow to hash, so the card search keys its
         # nodes by a small id given once per grid (``grid_id``).
         self.grids: list[tuple] = []
@@ -73,7 +98,7 @@ class GridHalf:
         other let through. (Emptied in place: the card search holds
         ``_live``.)"""
         self.h.keep_far_rows()
-        for known in (self._live, self._bound, self._fit, self._scan_fit):
+        for known in (self._live, self._bound, self._fit, self._scan_fit, self._ship_fit):
             known.clear()
 
     def grid_id(self, gk: tuple) -> int:
@@ -107,6 +132,45 @@ class GridHalf:
         got = self._scan_fit.get(key)
         if got is None:
             got = self._scan_fit[key] = self.relaxed_bound().scan_within(as_state(self.grids[gid], NO_CARDS), left + 1)
+        return got
+
+    def _ship_live(self, gid: int, pc: tuple, left: int) -> int:
+        """Which turns of pay class ``pc`` from grid ``gid`` may be part of a
+        win at turn T whatever the pod's move: 0 when the same turns with
+        the pod taken off the grid (``without_pod``) lead to no win and to
+        no next grid that fits (``_fits``) in the ``left`` turns after; else
+        the bits of the Deep Scans that do (``CompiledGridTurns.nexts``'
+        ``acts``), or -1 (all). No move of the pod after the others leads
+        to a grid that fits either, so the card search works out neither
+        for each of the pod's moves (with the pod, most of a node's asks;
+        most fit nowhere).
+
+        Why it is exact: nothing on the ship's side of a turn reads the pod
+        (§10, [D17]: a shift only carries it), but its move may meet cards,
+        and a card met is settled. That only takes options away: a pending
+        Deep Scan flip it meets is applied there or never ([D23] keeps this
+        turn's re-scan off it), a face it meets is known. So every way on
+        from a grid after an action and a pod move is a way on from a grid
+        the same action leaves without the pod, with no more turns (which
+        wins without the pod's arrival as soon as the ship lands); if none
+        of those can win within ``left`` turns (the same admissible
+        bounds), neither can the other."""
+        key = (gid, pc, left)
+        got = self._ship_fit.get(key)
+        if got is None:
+            g0 = without_pod(self.grids[gid])
+            kernel = self._kernel()
+            by_action = kernel.nexts_by_action(g0, pc) if kernel is not None and pc != SKIP else None
+            if by_action is None:
+                got = -1 if any(nxt is None or self._fits(nxt, left) for nxt in self._next_grids(g0, None, pc)) else 0
+            else:
+                got = 0
+                for nxt, acts in by_action:
+                    if nxt is None or self._fits(nxt, left):
+                        got |= acts
+                if got and pc != SCAN:
+                    got = -1
+            self._ship_fit[key] = got
         return got
 
     def turns_needed(self, gk: tuple, left: int) -> int:
@@ -146,15 +210,21 @@ class GridHalf:
             got = self._live[key] = {}
         return got
 
-    def _next_grids(self, gk: tuple, pod: tuple | None, pc: tuple) -> list[tuple | None]:
+    def _kernel(self) -> CompiledGridTurns | None:
+        """The compiled grid turns, where they apply (made when first asked for)."""
+        if self._compiled is True:
+            self._compiled = CompiledGridTurns(self.m)
+        return self._compiled or None
+
+    def _next_grids(self, gk: tuple, pod: tuple | None, pc: tuple, acts: int = -1) -> list[tuple | None]:
         """The next grids (None: the win) of the turns of pay class ``pc``
         from grid ``gk``, the pod moving by ``pod``, each once, in the order
         met: compiled (``grid_kernel``) where that applies, else from
-        ``ends``."""
-        if self._compiled is True:
-            self._compiled = CompiledGridTurns(self.m)
-        if self._compiled and pc != SKIP:  # (a skip's pod move is SKIP too)
-            got = self._compiled.nexts(gk, pc, pod)
+        ``ends``. ``acts``: the compiled turns may leave out the Deep Scans
+        of the bits not set (``_ship_live``; their next grids fit nowhere)."""
+        kernel = self._kernel()
+        if kernel is not None and pc != SKIP:  # (a skip's pod move is SKIP too)
+            got = kernel.nexts(gk, pc, pod, acts)
             if got is not None:
                 return got
         moves: dict = {}
@@ -187,9 +257,15 @@ class GridHalf:
             if pc == SCAN and left and not self.scan_may_fit(gid, left):
                 got = table[key] = []
                 return got
+            acts = -1
+            if pod is not None and pc != SKIP:
+                acts = self._ship_live(gid, pc, left) if _pod_may_fit(self.grids[gid][POD], pod, left) else 0
+                if not acts:
+                    got = table[key] = []
+                    return got
             # Only this pay class's turns are worked out: most classes are
             # never asked for at most grids.
-            moves = self._next_grids(self.grids[gid], pod, pc)
+            moves = self._next_grids(self.grids[gid], pod, pc, acts)
             got = table[key] = [None if nxt is None else self.grid_id(nxt)
                                 for nxt in moves if self._fits(nxt, left)]
         return got

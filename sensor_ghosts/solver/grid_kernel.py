@@ -428,9 +428,10 @@ def _move_pod(b0, dr, dc, steps, cells, work, obs, pout, n_pout, err):
 
 
 @njit(cache=True)
-def _grid_end(b, choices, n_choices, res, n_res):
+def _grid_end(b, choices, n_choices, res, n_res, res_acts, act_bit):
     """``Model._grid_end`` of branch ``b`` (changed) as a next grid in
-    ``res`` unless an earlier one is the same; returns the new count."""
+    ``res`` unless an earlier one is the same; returns the new count. The
+    grid's entry in ``res_acts`` gains ``act_bit``, the action's bit."""
     row = np.zeros(N_WIDTH, dtype=np.int64)
     if b[B_WON]:
         row[0] = WIN
@@ -479,15 +480,18 @@ def _grid_end(b, choices, n_choices, res, n_res):
             row[q] = v
     for i in range(n_res):
         if _prefix_equal(res[i], row, N_WIDTH):
+            res_acts[i] |= act_bit
             return n_res
     res[n_res, :] = row
+    res_acts[n_res] = act_bit
     return n_res + 1
 
 
 @njit(cache=True)
 def next_grids(ship_r, ship_c, pod_r, pod_c, shields, held, rot, masks, samples, pend, n_pend, kind, dr, dc,
-               pod_dr, pod_dc, pod_steps, pending_shifts,
-               cells, choices, n_choices, need, virus, blocked_rows, work, out, pout, obs, spl, face_of, res):
+               pod_dr, pod_dc, pod_steps, pending_shifts, acts,
+               cells, choices, n_choices, need, virus, blocked_rows, work, out, pout, obs, spl, face_of, res,
+               res_acts):
     """The next grids of every turn of pay class ``kind`` (a Fly by (dr, dc),
     any Peek, any Deep Scan, Shields) from the grid given, over every bolster
     (``Model.grid_moves``, then ``split.next_grids``), each once, in the order
@@ -496,7 +500,10 @@ def next_grids(ship_r, ship_c, pod_r, pod_c, shields, held, rot, masks, samples,
     by (``pod_dr``, ``pod_dc``) after the action. ``pending_shifts``: a Deep
     Scan's shift is pending (``Model.pending_shifts``), else one of each row
     it may shift. ``blocked_rows``: by the ship's row (8: at Earth), the
-    rows a Deep Scan may not shift, as bits (``Model.shiftable_rows``)."""
+    rows a Deep Scan may not shift, as bits (``Model.shiftable_rows``).
+    ``acts``: of a Deep Scan's actions (in ``Model.actions``' order) only
+    those whose bit is set (-1: all); ``res_acts``: per next grid, the bits
+    of the actions that lead to it (of any other class: bit 0)."""
     err = np.zeros(1, dtype=np.int64)
     base = np.zeros(B_WIDTH, dtype=np.int64)
     base[B_R] = ship_r
@@ -574,6 +581,9 @@ def next_grids(ship_r, ship_c, pod_r, pod_c, shields, held, rot, masks, samples,
                         _shift_row(out[n_out], r)
                         n_out += 1
         for q in range(n_out):
+            if kind == K_SCAN and not (acts >> q) & 1:
+                continue
+            act_bit = 1 << q if kind == K_SCAN else 1
             # The branches after the pod's move, if it moves (``pout``), else
             # the action's branch itself, read where it is.
             src, lo, hi = out, q, q + 1
@@ -587,7 +597,7 @@ def next_grids(ship_r, ship_c, pod_r, pod_c, shields, held, rot, masks, samples,
                     continue
                 if n_res >= res.shape[0]:
                     return OVERFLOW
-                n_res = _grid_end(src[p], choices, n_choices, res, n_res)
+                n_res = _grid_end(src[p], choices, n_choices, res, n_res, res_acts, act_bit)
     return n_res
 
 
@@ -633,9 +643,11 @@ class CompiledGridTurns:
         self.out = np.empty((n, B_WIDTH), dtype=np.int64)
         self.pout = np.empty((n, B_WIDTH), dtype=np.int64)
         self.res = np.empty((n, N_WIDTH), dtype=np.int64)
+        self.res_acts = np.empty(n, dtype=np.int64)
         # ``next_grids``' arguments after the grid's and the turn's.
         self._tables = (self.cells, self.choices, self.n_choices, self.need, self.virus, self.blocked_rows,
-                        self.work, self.out, self.pout, self.obs, self.spl, self.face_of, self.res)
+                        self.work, self.out, self.pout, self.obs, self.spl, self.face_of, self.res,
+                        self.res_acts)
 
     @staticmethod
     def applies(model) -> bool:
@@ -644,13 +656,27 @@ class CompiledGridTurns:
         or 'reveal once')."""
         return bool(model.pending_ok and not model.second_ok and not model.options.low_memory)
 
-    def nexts(self, gk: tuple, pc: tuple, pod: tuple | None = None) -> list[tuple | None] | None:
+    def nexts(self, gk: tuple, pc: tuple, pod: tuple | None = None, acts: int = -1) -> list[tuple | None] | None:
         """The next grids (None: the win) of the turns of pay class ``pc``
         from grid ``gk`` (``split.grid_key``), the pod moving by ``pod``
         (``Model.pod_move``), each once, in the order ``Model.grid_moves``
         meets them; None when the rows cannot hold the turn (more pending
         entries than ``MAX_PEND`` less the one a Deep Scan adds: the caller
-        works it out in Python)."""
+        works it out in Python). ``acts``: of a Deep Scan's actions only
+        those of the bits set (``nexts_by_action``'s; -1: all)."""
+        n = self._run(gk, pc, pod, acts)
+        return None if n is None else self._grids(n)
+
+    def nexts_by_action(self, gk: tuple, pc: tuple) -> list[tuple[tuple | None, int]] | None:
+        """``nexts`` without a move of the pod, each next grid with the bits
+        of the actions that lead to it (of a Deep Scan, bit q for its q-th
+        action in ``Model.actions``' order; of any other class, bit 0)."""
+        n = self._run(gk, pc, None, -1)
+        return None if n is None else list(zip(self._grids(n), self.res_acts[:n].tolist(), strict=True))
+
+    def _run(self, gk: tuple, pc: tuple, pod: tuple | None, acts: int) -> int | None:
+        """``next_grids`` on grid ``gk``: how many next grids it wrote to
+        ``res``, or None (``nexts``)."""
         ship, pod_at, shields, held, rot, masks, samples, pend = gk
         n_pend = len(pend)
         if n_pend >= MAX_PEND:
@@ -669,13 +695,16 @@ class CompiledGridTurns:
         while True:
             n = next_grids(
                 ship[0], ship[1], pod_r, pod_c, shields, held, rot, masks, samples, padded, n_pend, k, dr, dc,
-                *moving, self.pending_shifts, *self._tables,
+                *moving, self.pending_shifts, acts, *self._tables,
             )
             if n != OVERFLOW:
-                break
+                return n
             if self.work.shape[0] >= MAX_WORK_ROWS:
                 return None
             self._rows(4 * self.work.shape[0])
+
+    def _grids(self, n: int) -> list[tuple | None]:
+        """The first ``n`` next grids in ``res`` as grid halves."""
         got: list[tuple | None] = []
         for x in self.res[:n].tolist():
             if x[0] == WIN:

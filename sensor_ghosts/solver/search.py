@@ -234,8 +234,8 @@ class Heuristic:
                     return INF
                 need_ship = max(need_ship, m.through_virus(ship, st[SAMPLES] & self._takeable, INF))
         pod = st[POD]
-        if pod is not None and pod != EARTH:
-            need_ship = max(need_ship, math.ceil((8 - pod[0]) / 3))
+        if pod is not None:
+            need_ship = max(need_ship, pod_actions(pod))
         return need_ship
 
     def turns(self, st: tuple) -> int:
@@ -243,6 +243,12 @@ class Heuristic:
         if a >= INF:
             return INF
         return -(-a // self.apt)
+
+
+def pod_actions(pod: tuple[int, int]) -> int:
+    """Lower bound on the moves the escape pod at ``pod`` still needs: it
+    climbs at most 3 rows a move (§10) and reaches Earth only from row 7."""
+    return 0 if pod == EARTH else math.ceil((8 - pod[0]) / 3)
 
 
 def cards_left(st: tuple) -> int:

@@ -144,33 +144,3 @@ def test_the_relaxed_game_reads_no_card_so_every_deck_shares_it():
     assert shared.relaxed._key(roots[0]) == shared.relaxed._key(roots[1])
     for m, st in zip(models, roots, strict=True):
         assert shared.bounds(st, 20) == Heuristic(m, forget_far_rows=True).bounds(st, 20)
-
-
-@pytest.mark.parametrize("seed", [497, 54])
-def test_the_pods_deal_mode_astar_held_to_t_turns_finds_the_plan_or_proves_none(monkeypatch, seed):
-    # Deal mode with the pod: past the ship alone's floor, the fewest-turns
-    # A* held to T turns. Below the optimum it proves no plan (the ship
-    # alone's floor set aside here, so the A* itself must); at the optimum
-    # it finds one, which ``solve`` takes: the same turns as the card search
-    # alone, replayed to a win through the rules engine.
-    monkeypatch.setattr(api, "POD_ASTAR_NODES", 10**6)  # (what it proves, not how soon)
-    setup = generate_setup(seed, POD)
-    plain = _without_side_searches(setup, "deal", monkeypatch)
-    start = api.start_state(setup, "deal", None)[0]
-    side = api.SideSearches(start, api.ship_alone(start), False, "deal", "turns-only", setup.deal,
-                            0.0, None, None, 3_000_000, None)
-    side.least = 0  # (the floor taken as known and proving nothing)
-    assert side.held_astar
-    assert side(plain.turns - 1) == split.NO_PLAN and side.witness is None
-    assert side(plain.turns) == split.PLAN_ELSEWHERE
-    _model, out, deal = side.witness
-    assert out.value[0] == plain.turns and deal == setup.deal
-    seen = _verdicts(monkeypatch)
-    r = solve(setup, mode="deal", objective="turns-only", timeout=120)
-    assert (plain.turns, split.PLAN_ELSEWHERE) in seen
-    assert r.status == "solved" and r.turns == plain.turns and r.mode == "deal"
-    assert _wins(r)
-    # Not in open mode, nor for the full objective (the A* does not minimise cards).
-    assert not api.SideSearches(start, None, False, "open", "turns-only", None, 0.0, None, None, 1, None).held_astar
-    assert not api.SideSearches(start, api.ship_alone(start), False, "deal", "turns", None, 0.0, None, None, 1,
-                                None).held_astar
