@@ -41,7 +41,7 @@ from functools import reduce
 from operator import or_
 
 from . import split
-from .model import DECK, HANDS, MASKS, PASS2, PEND, POD, Model
+from .model import DECK, HANDS, MASKS, PASS2, PEND, POD, SHIP, Model
 from .model_state import Root
 from .search import Heuristic
 
@@ -190,19 +190,20 @@ class SureWin:
     def _any_may_fit(self, outcomes: list[tuple], turns: int) -> bool:
         """False only if no grid of ``outcomes`` (one action's re-scan
         outcomes) can be won within ``turns`` turns in the relaxed game. The
-        outcomes of an action differ in the flip patterns of the row the
-        re-scan flipped; the relaxed game with each row's patterns merged
-        over them has every outcome's choices, so its turns are no more than
-        any outcome's (relaxed.py: a superset of patterns only adds choices).
-        One relaxed search then often rules out all of them, where each
-        outcome's bound (``GridHalf.turns_needed``) would take one."""
+        outcomes of an action differ only in the flip patterns of the row
+        the re-scan flipped, two ahead of the ship (``Model._grid_end``
+        builds them so; ``test_adaptive.py`` checks it); the relaxed game
+        with that row's patterns merged over them has every outcome's
+        choices, so its turns are no more than any outcome's (relaxed.py: a
+        superset of patterns only adds choices). One relaxed search then
+        often rules out all of them, where each outcome's bound
+        (``GridHalf.turns_needed``) would take one."""
         first = outcomes[0]
-        head, tail = first[:MASKS], first[MASKS + 1:]
-        for g2 in outcomes[1:]:
-            if g2[:MASKS] != head or g2[MASKS + 1:] != tail:
-                return True  # not alike but for their patterns: each is bounded on its own
-        masks = tuple(reduce(or_, row) for row in zip(*(g2[MASKS] for g2 in outcomes), strict=True))
-        return self.grid.relaxed_bound().within(split.as_state((*head, masks, *tail), split.NO_CARDS), turns)
+        row = first[SHIP][0] + 1  # (0-based: the ship's row is 1-based, the dock's row 1)
+        masks = list(first[MASKS])
+        masks[row] = reduce(or_, [g2[MASKS][row] for g2 in outcomes])
+        return self.grid.relaxed_bound().within(
+            split.as_state((*first[:MASKS], tuple(masks), *first[MASKS + 1:]), split.NO_CARDS), turns)
 
     def _commands(self, cid: int, gid: int) -> dict[tuple, list[int]]:
         """(pay class, pod move) -> the ids of the card states after each

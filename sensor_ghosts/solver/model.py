@@ -632,6 +632,8 @@ class Model(GridRules, CardRules):
     def _pending(b: Branch) -> tuple:
         """A branch's pending flips, then its pending shifts, as a model
         state's ``PEND`` has them."""
+        if not b.pend and not b.spend:
+            return ()  # (most turns: none, and every turn in expected mode)
         return tuple(sorted(e[0] for e in b.pend)) + tuple(sorted(SHIFT_TAG | m for m in b.spend))
 
     def _kept(self, end: tuple | None) -> tuple | None:

@@ -18,7 +18,7 @@ from sensor_ghosts.solver import expected, split
 from sensor_ghosts.solver.adaptive import SureWin
 from sensor_ghosts.solver.api import solve
 from sensor_ghosts.solver.expected import PathBound, path_lower_bound
-from sensor_ghosts.solver.model import SCAN, Model
+from sensor_ghosts.solver.model import MASKS, SCAN, SHIP, Model
 from sensor_ghosts.solver.plan import build_plan
 from sensor_ghosts.solver.search import Heuristic
 
@@ -189,6 +189,37 @@ def test_merged_outcomes_rule_out_only_grids_each_outcome_rules_out():
                 if not fits:
                     assert all(sure.grid.turns_needed(g2, turns) > turns for g2 in outcomes)
     assert said == {True, False}
+
+
+@pytest.mark.parametrize("options", [RuleOptions(), RuleOptions(escape_pod=True), RuleOptions(players=3),
+                                     RuleOptions(flip_one=True), RuleOptions(reveal_once=True)])
+def test_an_actions_outcomes_differ_only_in_the_rescanned_rows_patterns(options):
+    # What ``_any_may_fit`` merges: one action's re-scan outcomes are alike
+    # but for the pattern set of the row two ahead of the ship.
+    merged = 0
+    for seed in (0, 3, 8):
+        setup = generate_setup(seed=seed, options=options)
+        model = Model(initial_state(setup, setup.deal), "expected")
+        half = SureWin(model).grid
+        rng = random.Random(seed)
+        gk = split.grid_key(model.root_state())
+        for _ in range(12):
+            nexts = []
+            for _pc, end in half.ends(gk, None):
+                outcomes = [g2 for g2 in split.next_grids(end) if g2 is not None]
+                nexts += outcomes
+                if len(outcomes) < 2:
+                    continue
+                row = outcomes[0][SHIP][0] + 1
+                for g2 in outcomes:
+                    masks = list(g2[MASKS])
+                    masks[row] = outcomes[0][MASKS][row]
+                    assert (*g2[:MASKS], tuple(masks), *g2[MASKS + 1:]) == outcomes[0]
+                merged += 1
+            if not nexts:
+                break
+            gk = rng.choice(nexts)
+    assert merged > 50
 
 
 def test_a_bound_cut_by_the_clock_is_not_kept():
