@@ -6,7 +6,7 @@ from __future__ import annotations
 
 from ..rules.geometry import EARTH
 from .grid_kernel import CompiledGridTurns
-from .model import HANDS, PEEK, PEND, POD, SCAN, Model, pay_class
+from .model import HANDS, PEEK, PEND, POD, SCAN, SHIP, Model, pay_class
 from .relaxed import RelaxedBound
 from .search import Heuristic, pod_actions
 
@@ -140,7 +140,8 @@ class GridHalf:
         the pod taken off the grid (``without_pod``) lead to no win and to
         no next grid that fits (``_fits``) in the ``left`` turns after; else
         the bits of the Deep Scans that do (``CompiledGridTurns.nexts``'
-        ``acts``), or -1 (all). No move of the pod after the others leads
+        ``acts``), or -1 (all). A ship at Earth there counts as a win
+        (``_pod_free_fits``). No move of the pod after the others leads
         to a grid that fits either, so the card search works out neither
         for each of the pod's moves (with the pod, most of a node's asks;
         most fit nowhere).
@@ -162,16 +163,22 @@ class GridHalf:
             kernel = self._kernel()
             by_action = kernel.nexts_by_action(g0, pc) if kernel is not None and pc != SKIP else None
             if by_action is None:
-                got = -1 if any(nxt is None or self._fits(nxt, left) for nxt in self._next_grids(g0, None, pc)) else 0
+                got = -1 if any(self._pod_free_fits(nxt, left) for nxt in self._next_grids(g0, None, pc)) else 0
             else:
                 got = 0
                 for nxt, acts in by_action:
-                    if nxt is None or self._fits(nxt, left):
+                    if self._pod_free_fits(nxt, left):
                         got |= acts
                 if got and pc != SCAN:
                     got = -1
             self._ship_fit[key] = got
         return got
+
+    def _pod_free_fits(self, nxt: tuple | None, left: int) -> bool:
+        """``_fits`` for a next grid without the pod (``_ship_live``), where
+        a ship at Earth counts as won: with the pod it may be waiting there
+        for the pod's arrival, this turn or a later one (§10)."""
+        return nxt is None or nxt[SHIP] == EARTH or self._fits(nxt, left)
 
     def turns_needed(self, gk: tuple, left: int) -> int:
         """An admissible bound on the turns grid ``gk`` needs to win, capped
