@@ -9,54 +9,30 @@ with and without them."""
 from __future__ import annotations
 
 import random
-from functools import cache
 
 import pytest
+from test_grid_kernel import PAY_CLASSES, _model, _walk
 
 from sensor_ghosts.generators.generate import generate_setup
 from sensor_ghosts.rules.geometry import DIRECTIONS, EARTH
 from sensor_ghosts.rules.options import RuleOptions
-from sensor_ghosts.rules.state import initial_state
 from sensor_ghosts.solver import grid_half as grid_half_module
 from sensor_ghosts.solver import solve, split
-from sensor_ghosts.solver.model import FLY, SCAN, SHIELDS, Model
+from sensor_ghosts.solver.model import SCAN
 
-PAY_CLASSES = [(FLY, d) for d in DIRECTIONS] + [split.ANY_PEEK, SCAN, (SHIELDS, None)]
 POD_MOVES = [(d, n) for d in DIRECTIONS for n in (1, 2, 3)]
 # Where the pod is put: every row, row 7 at every column (a step right
 # from its last card is Earth), the dock and Earth.
 POD_CELLS = [(r, 3) for r in range(1, 8)] + [(7, c) for c in (1, 2, 4, 5)] + [(1, 0), EARTH]
 
 
-@cache
-def _model(seed: int, mode: str) -> Model:
-    setup = generate_setup(seed=seed, options=RuleOptions(escape_pod=True))
-    return Model(initial_state(setup, setup.deal), mode)
-
-
-def _walk(half: split.GridHalf, rng: random.Random, steps: int) -> list[tuple]:
-    """Grids of random turns from the start (Deep Scans favoured: their
-    pending flips are what the pod's move may settle)."""
-    gk = split.grid_key(half.m.root_state())
-    seen = [gk]
-    for _ in range(steps):
-        pc = SCAN if rng.random() < 0.3 else rng.choice(PAY_CLASSES)
-        nxt = [g for g in half._next_grids(gk, rng.choice(POD_MOVES), pc) if g is not None]
-        if not nxt:
-            gk = seen[0] if rng.random() < 0.3 else gk
-            continue
-        gk = rng.choice(nxt)
-        seen.append(gk)
-    return seen
-
-
 @pytest.mark.parametrize(("seed", "mode"), [(0, "deal"), (7, "deal"), (3, "open")])
 def test_a_turn_the_checks_rule_out_has_no_next_grid_that_fits(seed: int, mode: str) -> None:
-    model = _model(seed, mode)
+    model = _model(seed, "escape-pod", mode)
     turns = 13
     half = split.GridHalf(model, turns, None)
     rng = random.Random(seed)
-    grids = _walk(half, rng, 20)
+    grids = _walk(model, rng, 20)  # (the grid kernel tests' walk)
     # The ship waiting at Earth for the pod, which a Deep Scan's shift of
     # row 7 may carry beside it ([D17]).
     at_earth = [(EARTH, *gk[1:]) for gk in grids[:4]]
