@@ -199,7 +199,7 @@ class SureWin:
         often rules out all of them, where each outcome's bound
         (``GridHalf.turns_needed``) would take one."""
         first = outcomes[0]
-        row = first[SHIP][0] + 1  # (0-based: the ship's row is 1-based, the dock's row 1)
+        row = first[SHIP][0] + 1  # two ahead of the ship, 0-based (its row is 1-based; the dock is in row 1)
         masks = list(first[MASKS])
         masks[row] = reduce(or_, [g2[MASKS][row] for g2 in outcomes])
         return self.grid.relaxed_bound().within(
