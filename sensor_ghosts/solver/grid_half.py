@@ -5,7 +5,7 @@ them can still be part of a win at exactly turn T."""
 from __future__ import annotations
 
 from ..rules.geometry import EARTH
-from .grid_kernel import CompiledGridTurns
+from .grid_kernel import CompiledGridTurns, pod_step
 from .model import HANDS, PEEK, PEND, POD, SCAN, SHIP, Model, pay_class
 from .relaxed import RelaxedBound
 from .search import Heuristic, pod_actions
@@ -54,13 +54,8 @@ def _pod_may_fit(at: tuple[int, int] | None, move: tuple, left: int) -> bool:
     a shift may bring it within reach of Earth, so moves there always may."""
     if at is None or at == EARTH or at[0] == 7:
         return True
-    rise = _RISE.get(move)
-    if rise is None:  # (an enum's ``value`` is slow to read: once per move)
-        rise = _RISE[move] = move[1] * max(move[0].value[0], 0)
-    return pod_actions((min(7, at[0] + rise), 1)) <= left
-
-
-_RISE: dict[tuple, int] = {}  # a pod move -> the most rows it may climb
+    dr, _dc, steps = pod_step(move)
+    return pod_actions((min(7, at[0] + steps * max(dr, 0)), 1)) <= left
 
 
 class GridHalf:

@@ -686,11 +686,7 @@ class CompiledGridTurns:
             return None
         k, dr, dc = asked
         pod_r, pod_c = (-1, -1) if pod_at is None else pod_at
-        moving = _POD_STEPS.get(pod)
-        if moving is None:
-            assert pod is not None  # (None is in the table)
-            # (An enum's ``value`` is slow to read: once per move.)
-            moving = _POD_STEPS[pod] = (*pod[0].value, pod[1])
+        moving = pod_step(pod)
         padded = pend + _PAD[n_pend:]
         while True:
             n = next_grids(
@@ -720,6 +716,19 @@ class CompiledGridTurns:
 _PAD = (0,) * MAX_PEND
 # A pod move (``Model.pod_move``) as ``next_grids`` takes it: step, steps.
 _POD_STEPS: dict[tuple | None, tuple[int, int, int]] = {None: (0, 0, 0)}
+
+
+def pod_step(pod: tuple | None) -> tuple[int, int, int]:
+    """A pod move (``Model.pod_move``; None: none) as (row step, column
+    step, steps)."""
+    got = _POD_STEPS.get(pod)
+    if got is None:
+        assert pod is not None  # (None is in the table)
+        # (An enum's ``value`` is slow to read: once per move.)
+        got = _POD_STEPS[pod] = (*pod[0].value, pod[1])
+    return got
+
+
 # A pay class as ``next_grids`` takes it: (kind, step of a Fly).
 _ASKED: dict[tuple, tuple[int, int, int]] = {
     **{(FLY, d): (K_FLY, *d.value) for d in DIRECTIONS},
