@@ -4,9 +4,9 @@ them can still be part of a win at exactly turn T."""
 
 from __future__ import annotations
 
-from ..rules.geometry import EARTH
+from ..rules.geometry import EARTH, Direction
 from .grid_kernel import CompiledGridTurns, pod_step
-from .model import HANDS, PEEK, PEND, POD, SCAN, SHIP, Model, pay_class
+from .model import FLY, HANDS, PEEK, PEND, POD, SCAN, SHIELDS, SHIP, Model, pay_class
 from .relaxed import RelaxedBound
 from .search import Heuristic, pod_actions
 
@@ -118,6 +118,22 @@ class GridHalf:
             got = self.h.turns(st) <= left and self.relaxed_bound().within(st, left)
             self._fit[key] = got
         return got
+
+    def hinted_class(self, gid: int) -> tuple | None:
+        """The pay class of the first turn of a relaxed way a check found
+        from grid ``gid`` (``RelaxedBound.way_first``): a Fly towards where
+        it took the ship, else Shields if it raised them, else a Deep Scan
+        (a credit wait); None when no way is known. Only a hint for the
+        order of the card search's commands."""
+        hint = self.relaxed_bound().way_first(as_state(self.grids[gid], NO_CARDS))
+        if hint is None:
+            return None
+        (r2, c2), shields = hint
+        r, c = self.grids[gid][SHIP]
+        if (r2, c2) == (r, c):
+            return (SHIELDS, None) if shields else SCAN
+        step = ((r2 > r) - (r2 < r), (c2 > c) - (c2 < c))
+        return (FLY, Direction(step)) if 0 in step else None
 
     def scan_may_fit(self, gid: int, left: int) -> bool:
         """Whether a Deep Scan from grid ``gid`` may be followed by a win in

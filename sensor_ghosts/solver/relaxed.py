@@ -128,7 +128,10 @@ checks that find a win and those that prove none: on setups 20-59 in deal
 mode, 187,107 -> 99,589 and 683,425 -> 656,184 pops, the same answers.)
 Many of those checks start from grids one turn apart whose searches meet
 after a turn, and the second finds the first's way at once (the same
-values and nodes). A* (``turns``) reads no ways, only the checks do:
+values and nodes). A way kept also keeps, per state, the state after
+its next turn, and a check that finds a way says where its first turn
+takes the ship (``way_first``): the card search, in open mode, tries the
+commands of that kind first (``split``). A* (``turns``) reads no ways, only the checks do:
 answering from a way found from the start itself saved the search but also
 what it would have learned, and a way met in the middle of an A* search ends
 it on that way, whose first turn (``first_turn``) may order the fewest-turns
@@ -370,6 +373,9 @@ class RelaxedBound:
         # (key, first turn a Deep Scan) -> (upper, lower) bounds found by
         # ``within`` and ``scan_within``.
         self._known: dict = {}
+        # Per relaxed key: the packed state after the first turn of a way a
+        # check found (``within``), for ``way_first``.
+        self._check_first: dict[tuple, int] = {}
         # Lower bounds learned by the searches, shared by them (kernel table).
         self._learned = kernel.new_table()
         # The kernel's counts of the learned bounds, the ways, the kept
@@ -382,7 +388,7 @@ class RelaxedBound:
         # passed (kernel table, shared by them too), kept for the card
         # search's checks (``within``), whose relaxed game forgets the far
         # rows; the fewest-turns A*'s searches never read them.
-        self._ways = kernel.new_table(1 << 10)
+        self._ways = kernel.new_ways_table()
         self._ways_count = self._counts[1:2]
         self.keep_ways = forget_far_rows
         self._static = kernel.new_static_cache(self._counts[2:4])
@@ -513,6 +519,8 @@ class RelaxedBound:
                              scan_first=scan_first)
         if self._timed_out:
             return True
+        if value <= turns and not scan_first and self._last_first >= 0:
+            self._check_first[key] = self._last_first
         up, low = (value, 0) if value <= turns else (INF, value)
         if got is not None:
             up, low = min(up, got[0]), max(low, got[1])
@@ -540,7 +548,28 @@ class RelaxedBound:
         got = self._cache.get(self._key(st))
         if got is None or got[2] < 0:
             return None
-        a = got[2]
+        return self._unpacked_first(st, got[2])
+
+    def way_first(self, st: tuple) -> tuple[tuple[int, int], bool] | None:
+        """Where a relaxed way from ``st`` that a check (``within``) or
+        ``turns`` found has the ship after its first turn, and whether that
+        turn raised the shields: (cell, shields raised); EARTH's cell when
+        that turn wins; None when no way is known. Only a hint for ordering
+        the card search (the real turn may differ)."""
+        key = self._key(st)
+        a = self._check_first.get(key)
+        if a is None:
+            got = self._cache.get(key)
+            if got is None or got[2] < 0:
+                return None
+            a = got[2]
+        if a == kernel.EARTH_IDX:
+            return EARTH, False
+        pos = a & 63
+        return (int(kernel.CELL_ROW[pos]), int(kernel.CELL_COL[pos])), (a >> 29) & 3 > st[SHL]
+
+    def _unpacked_first(self, st: tuple, a: int) -> tuple[tuple[int, int], tuple[int, ...]]:
+        """``first_turn``'s answer for the kernel's packed state ``a``."""
         if a == kernel.EARTH_IDX:
             return EARTH, st[ROT]
         pos = a & 63
@@ -636,6 +665,7 @@ class RelaxedBound:
         that fills it grows it itself, ``kernel._learn``.)"""
         if len(self._known) > 500_000:
             self._known.clear()
+            self._check_first.clear()
         learned, ways, static, pops = self._counts.tolist()
         if pops >= STRONG_AFTER and not self._strong:
             self._strong = True
@@ -643,7 +673,7 @@ class RelaxedBound:
             self._free = self._free_tables()
             self._static = kernel.new_static_cache(self._counts[2:4], strong=True)
         if ways > WAYS_LIMIT:
-            self._ways = kernel.new_table(1 << 10)
+            self._ways = kernel.new_ways_table()
             self._ways_count[0] = 0
         if learned > LEARNED_LIMIT:
             self._learned = kernel.new_table()

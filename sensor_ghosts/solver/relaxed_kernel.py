@@ -928,6 +928,16 @@ def new_table(capacity: int = 1 << 14) -> np.ndarray:
     return np.full((capacity, 7), EMPTY, dtype=np.int64)
 
 
+# The ways table's rows: six key words, the turns of the way found, the
+# packed state after its first turn (``_upper_put``).
+WAYS_COLUMNS = 8
+
+
+def new_ways_table(capacity: int = 1 << 10) -> np.ndarray:
+    """An empty ways table (``search``'s ``upper``)."""
+    return np.full((capacity, WAYS_COLUMNS), EMPTY, dtype=np.int64)
+
+
 @njit(cache=True)
 def table_rehash(old, new, count):
     count[0] = 0
@@ -1002,34 +1012,42 @@ def _upper_get(tab, k0, k1, k2, k3, k4, k5):
 
 
 @njit(cache=True)
-def _upper_put(tab, count, k0, k1, k2, k3, k4, k5, v):
-    """Store the smaller of ``v`` and what is there; the table returned,
-    doubled when half full."""
+def _upper_put(tab, count, k0, k1, k2, k3, k4, k5, v, nxt):
+    """Store the smaller of ``v`` and what is there, with ``nxt``: the packed
+    state after the first turn of the way of ``v`` turns (EARTH_IDX when
+    that turn wins); the table returned, doubled when half full."""
     if 2 * (count[0] + 1) > tab.shape[0]:
-        new = np.full((2 * tab.shape[0], 7), EMPTY, dtype=np.int64)
+        new = np.full((2 * tab.shape[0], WAYS_COLUMNS), EMPTY, dtype=np.int64)
         count[0] = 0
         for i in range(tab.shape[0]):
             if tab[i, 6] != EMPTY:
-                _upper_put(new, count, tab[i, 0], tab[i, 1], tab[i, 2], tab[i, 3], tab[i, 4], tab[i, 5], tab[i, 6])
+                _upper_put(new, count, tab[i, 0], tab[i, 1], tab[i, 2], tab[i, 3], tab[i, 4], tab[i, 5], tab[i, 6],
+                           tab[i, 7])
         tab = new
     i = _slot6(tab, k0, k1, k2, k3, k4, k5)
     if tab[i, 6] == EMPTY:
         _set6(tab, i, k0, k1, k2, k3, k4, k5)
         tab[i, 6] = v
+        tab[i, 7] = nxt
         count[0] += 1
     elif v < tab[i, 6]:
         tab[i, 6] = v
+        tab[i, 7] = nxt
     return tab
 
 
 @njit(cache=True)
-def _record_way(trail, t, goal, upper, upper_count, vir):
+def _record_way(trail, t, goal, upper, upper_count, vir, last):
     """A way to Earth of ``goal`` turns was found through trail record
     ``t``: each state on the way there (the record, its parent, ...) wins
-    within ``goal`` less its cost."""
+    within ``goal`` less its cost, its next state on the way kept with it
+    (``last`` after record ``t``: EARTH_IDX, or the state whose kept way
+    the way goes on by)."""
+    nxt = last
     while t >= 0:
         upper = _upper_put(upper, upper_count, trail[t, 0], trail[t, 1], trail[t, 2], trail[t, 3], trail[t, 4],
-                           vir, goal - trail[t, 5])
+                           vir, goal - trail[t, 5], nxt)
+        nxt = trail[t, 0]
         t = trail[t, 6]
     return upper
 
@@ -1116,8 +1134,9 @@ def search(
     state, or ``cap`` when it is at least ``cap`` (or the guide's bound at
     the start when that reaches ``cap``: INF when no way exists). Returns (value, timed_out,
     learned table, first): ``first`` is the packed state after the first turn
-    of an optimal way found (EARTH_IDX when that turn reaches Earth; -1 when
-    no way under ``cap`` was found), and the table: ``grown`` when that is
+    of an optimal way found (with ``decide``, of the way found within the
+    cap; EARTH_IDX when that turn reaches Earth; -1 when no way under
+    ``cap`` was found), and the table: ``grown`` when that is
     larger than ``learned``, which is then moved into it (the caller makes
     the larger table, with numpy, which asks the system for huge pages for
     big arrays: the table is probed at random, and with small pages most
@@ -1132,7 +1151,8 @@ def search(
     check that the bounds change no value). ``behind_rot``: ``BEHIND_ROT``
     to let the rows three or more below the ship go at each stop, or
     ``KEEP_ROWS``. ``upper``: the ways table (state -> turns of a win found
-    from it, ``_upper_get``), returned (it grows); with ``keep_ways`` the
+    from it, ``_upper_get``, and the state after that way's first turn),
+    returned (it grows); with ``keep_ways`` the
     way a search finds is recorded there (``_record_way``). ``decide``: only
     whether the value is under ``cap``: a stop at the first win under the
     cap (its turns returned, an upper bound), and the ways table read at
@@ -1314,9 +1334,10 @@ def search(
         return h0, False, learned, -1, upper
     if decide and not plain and not scan_first:
         # A win found before from the start itself, within the cap.
-        u0 = _upper_get(upper, a0, ms0[0], ms0[1], ms0[2], ms0[3], vir)
+        i0 = _slot6(upper, a0, ms0[0], ms0[1], ms0[2], ms0[3], vir)
+        u0 = upper[i0, 6]
         if u0 != EMPTY and u0 < cap:
-            return u0, False, learned, -1, upper
+            return u0, False, learned, upper[i0, 7], upper
     # The open list: a bucket queue, as the costs are small integers. A
     # bucket per (f, g), popped lowest f first, then highest g (the deepest,
     # as a heap on (f, -g) would), first in first out within a bucket (last in
@@ -1341,6 +1362,7 @@ def search(
     best_goal = INF
     best_first = -1
     best_tr = -1
+    best_next = EARTH_IDX  # the state after ``best_tr`` on the way found
     truncated = False
     pops = 0
     nxt = np.empty((64, 6), dtype=np.int64)  # a, m0..m3, g
@@ -1372,11 +1394,11 @@ def search(
         free_e = e_
         if decide:
             if best_goal < cap:
-                upper = _record_way(trail, best_tr if keep_ways else -1, best_goal, upper, upper_count, vir)
-                return best_goal, False, learned, -1, upper
+                upper = _record_way(trail, best_tr if keep_ways else -1, best_goal, upper, upper_count, vir, best_next)
+                return best_goal, False, learned, best_first, upper
         elif fst >= best_goal:
             learned = _learn(dist, best_goal, learned, learned_count, vir)
-            upper = _record_way(trail, best_tr if keep_ways else -1, best_goal, upper, upper_count, vir)
+            upper = _record_way(trail, best_tr if keep_ways else -1, best_goal, upper, upper_count, vir, best_next)
             return best_goal, False, learned, best_first, upper
         if fst >= cap and not decide:
             learned = _learn(dist, cap, learned, learned_count, vir)
@@ -1451,6 +1473,7 @@ def search(
                         best_goal = g1
                         best_first = first if first >= 0 else EARTH_IDX
                         best_tr = tr_cur
+                        best_next = EARTH_IDX
                     continue
                 if not (1 <= nr <= 7 and 1 <= nc <= 5):
                     continue
@@ -1670,6 +1693,8 @@ def search(
                         if u != EMPTY and g2 + u < best_goal:
                             best_goal = g2 + u
                             best_tr = tr_cur
+                            best_next = a2
+                            best_first = first if first >= 0 or g2 == 0 else a2
                             limit = best_goal if best_goal < cap else cap
             if f2 >= limit:
                 truncated = truncated or f2 >= cap
@@ -1762,9 +1787,9 @@ def search(
             if f2 < fcur:
                 fcur = f2
     if best_goal < INF:
-        upper = _record_way(trail, best_tr if keep_ways else -1, best_goal, upper, upper_count, vir)
+        upper = _record_way(trail, best_tr if keep_ways else -1, best_goal, upper, upper_count, vir, best_next)
     if best_goal < cap and decide:
-        return best_goal, False, learned, -1, upper
+        return best_goal, False, learned, best_first, upper
     if best_goal < INF:
         v = best_goal if best_goal < cap else cap
         learned = _learn(dist, v, learned, learned_count, vir)

@@ -292,6 +292,50 @@ def test_within_answers_as_the_exact_search_does():
     assert checked > 300
 
 
+def _packed(a: int) -> tuple[int, int, int]:
+    """(cell index, held samples, shields) of a packed relaxed state."""
+    return a & 63, (a >> 27) & 3, (a >> 29) & 3
+
+
+def test_each_kept_way_goes_on_by_a_state_kept_one_turn_nearer_earth():
+    """The ways table keeps, with each state on a way found, the state after
+    its first turn (``_record_way``): the card search orders its commands by
+    it (``RelaxedBound.way_first``). That next state is itself kept, one turn
+    nearer Earth (or as near, when it is the free bolster that keeps the
+    turn), and a next state of Earth is one turn from it; and the hint names
+    a cell one Fly away in line, or the ship's own for a wait. (A next state
+    taken one record too late or too early fails this.)"""
+    checked = hinted = 0
+    for seed in (0, 3):
+        for _m, states, shared, plain in _kept_game_states(seed, 8, 20):
+            for st in states:
+                value = plain.turns(st)
+                if value >= INF_TURNS:
+                    continue
+                assert shared.within(st, value)
+                hint = shared.way_first(st)
+                if hint is not None:
+                    (r, c), _shields = hint
+                    r0, c0 = st[0]
+                    assert r == r0 or c == c0, (seed, st[:7], hint)
+                    hinted += 1
+            tab = shared._ways
+            rows = tab[tab[:, 6] != kernel.EMPTY]
+            least: dict[int, int] = {}
+            for a, v in zip(rows[:, 0].tolist(), rows[:, 6].tolist(), strict=True):
+                least[a] = min(v, least.get(a, v))
+            for a, v, nxt in zip(rows[:, 0].tolist(), rows[:, 6].tolist(), rows[:, 7].tolist(), strict=True):
+                if nxt == kernel.EARTH_IDX:
+                    assert v >= 1
+                    continue
+                assert nxt in least, (seed, a, v)
+                cell, held, shields = _packed(a)
+                bolster = _packed(nxt) == (cell, held - 1, shields + 1)
+                assert least[nxt] <= (v if bolster else v - 1), (seed, a, v, least[nxt])
+                checked += 1
+    assert checked > 300 and hinted > 200
+
+
 def test_a_deep_scan_is_no_better_than_the_credit_wait():
     """The card search drops every Deep Scan of a grid at once when the
     relaxed game, made to start with a credit wait (``scan_first``), needs

@@ -424,3 +424,22 @@ def test_solo_payments_kept_across_solves_follow_the_rules(monkeypatch):
     split._SHAPES.clear()
     got = card_search(setup, "deal")  # kept small: starts over when full
     assert len(split._SHAPES) == 1 and got == alone[(setup, "deal", False)]
+
+
+@pytest.mark.parametrize(("seed", "options"), [
+    (1, RuleOptions()), (7, RuleOptions()), (45, RuleOptions(players=4)), (7, RuleOptions(escape_pod=True))])
+def test_commands_tried_in_the_relaxed_ways_order_change_no_answer(monkeypatch, seed, options):
+    # Open mode's 'turns-only' card search tries first the commands of the
+    # kind the relaxed way found from a grid starts with
+    # (``GridHalf.hinted_class``). The order of work only: without the hint
+    # the same fewest turns, and both plans replay (``solve`` replays them
+    # through the rules engine); the hint was followed (the nodes differ).
+    from sensor_ghosts.solver.grid_half import GridHalf
+
+    setup = generate_setup(seed=seed, options=options)
+    hinted = solve(setup, mode="open", objective="turns-only", timeout=60)
+    monkeypatch.setattr(GridHalf, "hinted_class", lambda self, gid: None)
+    plain = solve(setup, mode="open", objective="turns-only", timeout=60)
+    assert hinted.status == plain.status == "solved"
+    assert hinted.turns == plain.turns == hinted.plan.figures.turns
+    assert hinted.nodes != plain.nodes
