@@ -479,8 +479,9 @@ def fewest_cards(
         in their order: a plan of T turns often starts as the relaxed way
         the check found, and the search, deepest first, then seldom comes
         back to the other commands. The order of work only."""
-        pc = hinted.get(gid, False)
-        if pc is False:
+        if gid in hinted:
+            pc = hinted[gid]
+        else:
             pc = hinted[gid] = grid.hinted_class(gid)
         if pc is None:
             return items
