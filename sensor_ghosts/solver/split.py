@@ -83,7 +83,8 @@ has that many turns finds T with the A* under 'turns-only': ``api._split_solve``
   one key's grid turns a pop and comes back for the next (``push``'s
   ``resume``): where a win lies below the first, the others are never
   worked out.
-* **The relaxed way's first turn first** ('turns-only', solo, open mode): a
+* **The relaxed way's first turn first** ('turns-only', solo without the
+  escape pod, open mode): a
   node's commands of the kind that the relaxed way found from its grid
   starts with (``GridHalf.hinted_class``: a Fly that way, Shields, or a
   Deep Scan) come first among equals. The search goes deepest first, so
@@ -462,15 +463,17 @@ def fewest_cards(
             items.append((k, what, least, sorted(set(played))))
         return got
 
-    # 'turns-only', solo in open mode: per grid id, the pay class a relaxed
-    # way found from it starts with (``GridHalf.hinted_class``), and per
-    # (``keyed``'s items, by id, that class) the items with that class first
-    # (and the items themselves, kept so that their id is not reused).
-    # Elsewhere the cards follow a relaxed way less often, and the search,
-    # deepest first, went down it too far: four players, deal mode, seeds
-    # 0-59 took 2.7 times as long in all; in open mode, seed 711 went from
-    # 2.8 to 14.8 s (docs/SOLVER.md, "Twentieth session").
-    by_hint = any_cards and model.mode == "open" and players == 1
+    # 'turns-only', solo in open mode without the pod: per grid id, the pay
+    # class a relaxed way found from it starts with
+    # (``GridHalf.hinted_class``), and per (``keyed``'s items, by id, that
+    # class) the items with that class first (and the items themselves,
+    # kept so that their id is not reused). Elsewhere the cards follow a
+    # relaxed way less often, and the search, deepest first, went down it
+    # too far: four players, deal mode, seeds 0-59 took 2.7 times as long
+    # in all; in open mode, seed 711 went from 2.8 to 14.8 s. The relaxed
+    # way is the ship's alone: with the pod, seed 654 went from 0.45 to
+    # 4.3 s (docs/SOLVER.md, "Twentieth session").
+    by_hint = any_cards and model.mode == "open" and players == 1 and not model.options.escape_pod
     hinted: dict[int, tuple | None] = {}
     hinted_items: dict[tuple[int, tuple], tuple[list, list]] = {}
 

@@ -426,16 +426,17 @@ def test_solo_payments_kept_across_solves_follow_the_rules(monkeypatch):
     assert len(split._SHAPES) == 1 and got == alone[(setup, "deal", False)]
 
 
-@pytest.mark.parametrize(("seed", "options"), [
-    (1, RuleOptions()), (7, RuleOptions()), (2, RuleOptions(low_memory=True)), (7, RuleOptions(escape_pod=True)),
-    (45, RuleOptions(players=4))])
-def test_commands_tried_in_the_relaxed_ways_order_change_no_answer(monkeypatch, seed, options):
+@pytest.mark.parametrize(("seed", "options", "followed"), [
+    (1, RuleOptions(), True), (7, RuleOptions(), True), (2, RuleOptions(low_memory=True), True),
+    (61, RuleOptions(escape_pod=True), None), (45, RuleOptions(players=4), False)])
+def test_commands_tried_in_the_relaxed_ways_order_change_no_answer(monkeypatch, seed, options, followed):
     # Solo, open mode's 'turns-only' card search tries first the commands
     # of the kind the relaxed way found from a grid starts with
     # (``GridHalf.hinted_class``). The order of work only: without the hint
     # the same fewest turns, and both plans replay (``solve`` replays them
-    # through the rules engine); solo the hint was followed (the nodes
-    # differ), with more players it is not asked for.
+    # through the rules engine). Solo the hint was followed (the nodes
+    # differ); with four players it is not asked for. (With the pod only a
+    # search of the ship alone, ``api.SideSearches``, may ask for it.)
     from sensor_ghosts.solver.grid_half import GridHalf
 
     setup = generate_setup(seed=seed, options=options)
@@ -444,4 +445,5 @@ def test_commands_tried_in_the_relaxed_ways_order_change_no_answer(monkeypatch, 
     plain = solve(setup, mode="open", objective="turns-only", timeout=60)
     assert hinted.status == plain.status == "solved"
     assert hinted.turns == plain.turns == hinted.plan.figures.turns
-    assert (hinted.nodes != plain.nodes) == (options.players == 1)
+    if followed is not None:
+        assert (hinted.nodes != plain.nodes) == followed
