@@ -279,17 +279,22 @@ def test_within_answers_as_the_exact_search_does():
     answers as the plain exact search, and the ways it kept were read: a
     way recorded one turn too short would say True at value - 1."""
     checked = 0
+    for seed, shared, valued in _kept_states_with_values():
+        for st, value in valued:
+            for k in (value - 1, value, value + 1):
+                assert shared.within(st, k) == (value <= k), (seed, st[:7], k, value)
+                checked += 1
+        assert shared._ways_count[0] > 0
+    assert checked > 300
+
+
+def _kept_states_with_values():
+    """Per turn of ``_kept_game_states`` of setups 0 and 3 (8 turns, 20
+    states each): (seed, the card search's relaxed game, its states that can
+    reach Earth, each with the plain search's value)."""
     for seed in (0, 3):
         for _m, states, shared, plain in _kept_game_states(seed, 8, 20):
-            for st in states:
-                value = plain.turns(st)
-                if value >= INF_TURNS:
-                    continue
-                for k in (value - 1, value, value + 1):
-                    assert shared.within(st, k) == (value <= k), (seed, st[:7], k, value)
-                    checked += 1
-            assert shared._ways_count[0] > 0
-    assert checked > 300
+            yield seed, shared, [(st, v) for st in states if (v := plain.turns(st)) < INF_TURNS]
 
 
 def _packed(a: int) -> tuple[int, int, int]:
@@ -306,33 +311,29 @@ def test_each_kept_way_goes_on_by_a_state_kept_one_turn_nearer_earth():
     a cell one Fly away in line, or the ship's own for a wait. (A next state
     taken one record too late or too early fails this.)"""
     checked = hinted = 0
-    for seed in (0, 3):
-        for _m, states, shared, plain in _kept_game_states(seed, 8, 20):
-            for st in states:
-                value = plain.turns(st)
-                if value >= INF_TURNS:
-                    continue
-                assert shared.within(st, value)
-                hint = shared.way_first(st)
-                if hint is not None:
-                    (r, c), _shields = hint
-                    r0, c0 = st[0]
-                    assert r == r0 or c == c0, (seed, st[:7], hint)
-                    hinted += 1
-            tab = shared._ways
-            rows = tab[tab[:, 6] != kernel.EMPTY]
-            least: dict[int, int] = {}
-            for a, v in zip(rows[:, 0].tolist(), rows[:, 6].tolist(), strict=True):
-                least[a] = min(v, least.get(a, v))
-            for a, v, nxt in zip(rows[:, 0].tolist(), rows[:, 6].tolist(), rows[:, 7].tolist(), strict=True):
-                if nxt == kernel.EARTH_IDX:
-                    assert v >= 1
-                    continue
-                assert nxt in least, (seed, a, v)
-                cell, held, shields = _packed(a)
-                bolster = _packed(nxt) == (cell, held - 1, shields + 1)
-                assert least[nxt] <= (v if bolster else v - 1), (seed, a, v, least[nxt])
-                checked += 1
+    for seed, shared, valued in _kept_states_with_values():
+        for st, value in valued:
+            assert shared.within(st, value)
+            hint = shared.way_first(st)
+            if hint is not None:
+                (r, c), _shields = hint
+                r0, c0 = st[0]
+                assert r == r0 or c == c0, (seed, st[:7], hint)
+                hinted += 1
+        tab = shared._ways
+        rows = tab[tab[:, 6] != kernel.EMPTY]
+        least: dict[int, int] = {}
+        for a, v in zip(rows[:, 0].tolist(), rows[:, 6].tolist(), strict=True):
+            least[a] = min(v, least.get(a, v))
+        for a, v, nxt in zip(rows[:, 0].tolist(), rows[:, 6].tolist(), rows[:, 7].tolist(), strict=True):
+            if nxt == kernel.EARTH_IDX:
+                assert v >= 1
+                continue
+            assert nxt in least, (seed, a, v)
+            cell, held, shields = _packed(a)
+            bolster = _packed(nxt) == (cell, held - 1, shields + 1)
+            assert least[nxt] <= (v if bolster else v - 1), (seed, a, v, least[nxt])
+            checked += 1
     assert checked > 300 and hinted > 200
 
 
