@@ -130,9 +130,9 @@ Many of those checks start from grids one turn apart whose searches meet
 after a turn, and the second finds the first's way at once (the same
 values and nodes). A way kept also keeps, per state, the state after
 its next turn, and a check that finds a way says where its first turn
-takes the ship (``way_first``): the card search, in open mode, tries the
-commands of that kind first (``split``). A* (``turns``) reads no ways, only the checks do:
-answering from a way found from the start itself saved the search but also
+takes the ship (``way_first``): the card search, solo without the pod in
+open mode, tries the commands of that kind first (``split``). A*
+(``turns``) reads no ways, only the checks do: answering from a way found from the start itself saved the search but also
 what it would have learned, and a way met in the middle of an A* search ends
 it on that way, whose first turn (``first_turn``) may order the fewest-turns
 A* worse than the way the search would have found (seed 142 in open mode:
@@ -548,7 +548,15 @@ class RelaxedBound:
         got = self._cache.get(self._key(st))
         if got is None or got[2] < 0:
             return None
-        return self._unpacked_first(st, got[2])
+        a = got[2]
+        if a == kernel.EARTH_IDX:
+            return EARTH, st[ROT]
+        pos = a & 63
+        packed = (a >> 6) & ((1 << 21) - 1)
+        rot = [(packed >> (3 * r)) & 7 for r in range(7)]
+        # A row left behind (any card) is taken to keep its rotation.
+        return (int(kernel.CELL_ROW[pos]), int(kernel.CELL_COL[pos])), tuple(
+            st[ROT][r] if x == kernel.WILD else x for r, x in enumerate(rot))
 
     def way_first(self, st: tuple) -> tuple[tuple[int, int], bool] | None:
         """Where a relaxed way from ``st`` that a check (``within``) or
@@ -567,17 +575,6 @@ class RelaxedBound:
             return EARTH, False
         pos = a & 63
         return (int(kernel.CELL_ROW[pos]), int(kernel.CELL_COL[pos])), (a >> 29) & 3 > st[SHL]
-
-    def _unpacked_first(self, st: tuple, a: int) -> tuple[tuple[int, int], tuple[int, ...]]:
-        """``first_turn``'s answer for the kernel's packed state ``a``."""
-        if a == kernel.EARTH_IDX:
-            return EARTH, st[ROT]
-        pos = a & 63
-        packed = (a >> 6) & ((1 << 21) - 1)
-        rot = [(packed >> (3 * r)) & 7 for r in range(7)]
-        # A row left behind (any card) is taken to keep its rotation.
-        return (int(kernel.CELL_ROW[pos]), int(kernel.CELL_COL[pos])), tuple(
-            st[ROT][r] if x == kernel.WILD else x for r, x in enumerate(rot))
 
     def _search(self, ship, rot0, masks, held, shields, vir, credits: int = 0, cap: int = INF,
                 decide: bool = False, scan_first: bool = False) -> int:
