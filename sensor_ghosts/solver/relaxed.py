@@ -132,8 +132,9 @@ values and nodes). A way kept also keeps, per state, the state after
 its next turn, and a check that finds a way says where its first turn
 takes the ship (``way_first``): the card search, solo without the pod in
 open mode, tries the commands of that kind first (``split``). A*
-(``turns``) reads no ways, only the checks do: answering from a way found from the start itself saved the search but also
-what it would have learned, and a way met in the middle of an A* search ends
+(``turns``) reads no ways, only the checks do: answering from a way
+found from the start itself saved the search but also what it would
+have learned, and a way met in the middle of an A* search ends
 it on that way, whose first turn (``first_turn``) may order the fewest-turns
 A* worse than the way the search would have found (seed 142 in open mode:
 24 -> 2,386 nodes).
