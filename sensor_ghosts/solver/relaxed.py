@@ -213,6 +213,12 @@ _CELLS = [(1, 0)] + [(r, c) for r in range(1, 8) for c in range(1, 6)]
 """Cells in the kernel's index order (the dock first; Earth is index 36)."""
 
 
+def _cell(a: int) -> tuple[int, int]:
+    """The ship's cell of the kernel's packed state ``a``."""
+    pos = a & 63
+    return int(kernel.CELL_ROW[pos]), int(kernel.CELL_COL[pos])
+
+
 def _credits(pend: tuple) -> int:
     """The Deep Scan credits of a state's pending entries, as the kernel takes
     them: pending flips flip only; a pending shift is a credit that may shift
@@ -552,12 +558,10 @@ class RelaxedBound:
         a = got[2]
         if a == kernel.EARTH_IDX:
             return EARTH, st[ROT]
-        pos = a & 63
         packed = (a >> 6) & ((1 << 21) - 1)
         rot = [(packed >> (3 * r)) & 7 for r in range(7)]
         # A row left behind (any card) is taken to keep its rotation.
-        return (int(kernel.CELL_ROW[pos]), int(kernel.CELL_COL[pos])), tuple(
-            st[ROT][r] if x == kernel.WILD else x for r, x in enumerate(rot))
+        return _cell(a), tuple(st[ROT][r] if x == kernel.WILD else x for r, x in enumerate(rot))
 
     def way_first(self, st: tuple) -> tuple[tuple[int, int], bool] | None:
         """Where a relaxed way from ``st`` that a check (``within``) or
@@ -574,8 +578,7 @@ class RelaxedBound:
             a = got[2]
         if a == kernel.EARTH_IDX:
             return EARTH, False
-        pos = a & 63
-        return (int(kernel.CELL_ROW[pos]), int(kernel.CELL_COL[pos])), (a >> 29) & 3 > st[SHL]
+        return _cell(a), (a >> 29) & 3 > st[SHL]
 
     def _search(self, ship, rot0, masks, held, shields, vir, credits: int = 0, cap: int = INF,
                 decide: bool = False, scan_first: bool = False) -> int:

@@ -308,8 +308,8 @@ def test_each_kept_way_goes_on_by_a_state_kept_one_turn_nearer_earth():
     it (``RelaxedBound.way_first``). That next state is itself kept, one turn
     nearer Earth (or as near, when it is the free bolster that keeps the
     turn), and a next state of Earth is one turn from it; and the hint names
-    a cell one Fly away in line, or the ship's own for a wait. (A next state
-    taken one record too late or too early fails this.)"""
+    a cell one Fly away in line, or the ship's own for a wait. (Storing a
+    state as its own next fails this.)"""
     checked = hinted = 0
     for seed, shared, valued in _kept_states_with_values():
         for st, value in valued:
