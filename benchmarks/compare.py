@@ -20,7 +20,8 @@ own compiled kernel, built on first use: the first run takes a minute more).
 A checkout is any folder holding a ``sensor_ghosts`` package, e.g. one made by
 ``git worktree add /tmp/old <commit>``. ``--variant`` takes the setups of
 ``benchmarks/solve.py``'s variants: solo, 4p (four players) or pod (the escape
-pod), lowmem (low memory mode) or second (the §12 second action).
+pod), lowmem (low memory mode), second (the §12 second action) or two (two
+samples to win).
 """
 
 from __future__ import annotations
@@ -35,7 +36,7 @@ from pathlib import Path
 
 # The rule options of ``benchmarks/solve.py``'s variants.
 VARIANTS = {"solo": {}, "4p": {"players": 4}, "pod": {"escape_pod": True}, "lowmem": {"low_memory": True},
-            "second": {"second_action": True}}
+            "second": {"second_action": True}, "two": {"two_samples": True}}
 
 
 def _load(root: Path, name: str, into: Path, variant: str):

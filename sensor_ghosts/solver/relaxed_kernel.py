@@ -220,7 +220,13 @@ def _static_table(rot0, free, flags, cardu, need, any_stop, any_boost, lq, lr, l
     may stop on without shields (``cardu``'s FREE_STOP) takes two units,
     held before the Fly; a card entered that may carry a virus token
     (HAS_TOKEN at the root: tokens are only ever taken away) gives one, as
-    often as it is entered; a Shields wait gives one; Earth takes ``need``
+    often as it is entered. The token goes with its card: in a row that may
+    show any card, a stop gives one only on a card with a token (with that
+    card's need of shields), a Fly on past the row only when such a card is
+    a boost; in a row at a known rotation, only the card each shift puts
+    there. (Counting a token for every card of its row let a stop on an E
+    take the token of an asteroid beside it; docs/SOLVER.md, "Twenty-first
+    session".) A Shields wait gives one; Earth takes ``need``
     (the samples it wants, counted among the units). Where the relaxed game
     has three or more units, or three held samples (its count stops there,
     "3 or more"), the table reads layer UTOP, which counts neither shields
@@ -248,15 +254,24 @@ def _static_table(rot0, free, flags, cardu, need, any_stop, any_boost, lq, lr, l
     u_low = 0 if units else UTOP
     n_u = UNITS - u_low
     o_lo, o_hi = (0, 5) if strong else (ANY_X, ANY_X + 1)
-    row_sfree = np.zeros(7, dtype=np.bool_)
-    row_tok = np.zeros(7, dtype=np.bool_)
+    # Per row that may show any card: whether a stop needs the shields on a
+    # card with a virus token (``stop_sn[r, 1]``) and on one without
+    # (``stop_sn[r, 0]``): 0 when some such card has a face to stop on
+    # without them, 1 when only with them, -1 when none can be stopped on;
+    # and whether a card with a token lets the Fly go on (a boost). The token
+    # goes with the card met: a stop on a card without one takes none.
+    stop_sn = np.full((7, 2), -1, dtype=np.int64)
+    tok_boost = np.zeros(7, dtype=np.bool_)
     for r in range(7):
         for j in range(5):
             if not flags[r, j] & DEADLY:
-                if flags[r, j] & CAN_STOP and cardu[r, j] & FREE_STOP:
-                    row_sfree[r] = True
-                if cardu[r, j] & HAS_TOKEN:
-                    row_tok[r] = True
+                w = 1 if cardu[r, j] & HAS_TOKEN else 0
+                if flags[r, j] & CAN_STOP:
+                    sn = 0 if cardu[r, j] & FREE_STOP else 1
+                    if stop_sn[r, w] < 0 or sn < stop_sn[r, w]:
+                        stop_sn[r, w] = sn
+                if w and flags[r, j] & CAN_BOOST:
+                    tok_boost[r] = True
     earth = _sidx(ANY_X, ANY_X, EARTH_IDX, strong)
     # (units, credits, cell) -> 1 + the every-row-free table at a stop of a
     # flight down from the cell: a bound a way starting with that flight
@@ -296,12 +311,12 @@ def _static_table(rot0, free, flags, cardu, need, any_stop, any_boost, lq, lr, l
                 for k in range(ln[pi, d]):
                     qi = lq[pi, d, k]
                     ri = lr[pi, d, k]
-                    if row_tok[ri]:
-                        t += 1
-                    if any_stop[ri]:
-                        sn = 0 if row_sfree[ri] else 1
+                    for w in range(2):
+                        sn = stop_sn[ri, w]
+                        if sn < 0:
+                            continue
                         for u in range(u_low, UNITS):
-                            u2 = _units_after(u, sn, t)
+                            u2 = _units_after(u, sn, t + w)
                             if u2 < 0:
                                 continue
                             for c in range(top + 1):
@@ -310,6 +325,8 @@ def _static_table(rot0, free, flags, cardu, need, any_stop, any_boost, lq, lr, l
                                     seeds[u - u_low, c, pi] = v
                     if not any_boost[ri]:
                         break
+                    if tok_boost[ri]:
+                        t += 1
                 continue
             for x in range(5):
                 cur = 1
@@ -340,45 +357,50 @@ def _static_table(rot0, free, flags, cardu, need, any_stop, any_boost, lq, lr, l
                     nxt = 0
                     n_opt = 0
                     if ri != ahead and (ri < ahead or (free >> ri) & 1):
-                        if row_tok[ri]:
-                            t += 1
                         # Any card: the row's rotation unknown after the stop.
-                        if any_stop[ri]:
-                            sn = 0 if row_sfree[ri] else 1
-                            _opt(e_src, e_dst, e_m, e_sn, e_tk, e_o, ne, x, pi, ANY_X, xd, qi, cur, sn, t, strong)
+                        # A stop on a card with a token, or on one without
+                        # (left out where the first needs no more shields).
+                        for w in range(1, -1, -1):
+                            sn = stop_sn[ri, w]
+                            if sn < 0 or (w == 0 and 0 <= stop_sn[ri, 1] <= sn):
+                                continue
+                            _opt(e_src, e_dst, e_m, e_sn, e_tk, e_o, ne + n_opt, x, pi, ANY_X, xd, qi, cur, sn,
+                                 t + w, strong)
                             n_opt += 1
                         nxt = cur if any_boost[ri] else 0
+                        if tok_boost[ri]:
+                            t += 1
                     else:
                         # The card there (either face), or with n credits the
                         # row shifted n places (a credit shifts a row by one),
                         # which the row keeps while the ship stops in it.
                         base = x if ri == ahead else rot0[ri]
                         s0 = (col + base) % 5
-                        if units:
-                            for sft in range(5):
-                                if cardu[ri, (s0 + sft) % 5] & HAS_TOKEN and not flags[ri, (s0 + sft) % 5] & DEADLY:
-                                    t += 1
-                                    break
                         stop = 0  # (without ``strong``: one edge for every shift)
+                        t_on = t  # (a Fly on past a card with a token: one more)
                         for sft in range(5):
                             j = (s0 + sft) % 5
                             f = flags[ri, j]
                             if f & DEADLY:
                                 continue
                             m = cur if sft == 0 else _more(cur, sft)
+                            w = 1 if cardu[ri, j] & HAS_TOKEN else 0
                             if f & CAN_STOP:
                                 if strong:
                                     sn = 0 if cardu[ri, j] & FREE_STOP else 1
                                     _opt(e_src, e_dst, e_m, e_sn, e_tk, e_o, ne + n_opt, x, pi, (base + sft) % 5,
-                                         xd, qi, m, sn, t, strong)
+                                         xd, qi, m, sn, t + w, strong)
                                     n_opt += 1
                                 else:
                                     stop |= m
                             if f & CAN_BOOST:
                                 nxt |= m
+                                if w:
+                                    t_on = t + 1
                         if stop:
                             _opt(e_src, e_dst, e_m, e_sn, e_tk, e_o, ne, x, pi, ANY_X, xd, qi, stop, 0, t, strong)
                             n_opt += 1
+                        t = t_on
                     if noturn and xd_nt >= 0:
                         # No turn's end: the row ahead keeps its rotation.
                         for i in range(ne, ne + n_opt):

@@ -113,3 +113,43 @@ def test_static_table_refuses_parts_of_another_kind():
     ]:
         with pytest.raises(ValueError, match="another kind"):
             kernel.static_table(*args, tfree, noturn, strong, edges)
+
+
+def test_strong_tables_never_exceed_the_relaxed_turns_on_the_way_to_two_samples():
+    """Two samples, along optimal plans and one turn from them: states whose
+    relaxed ways still take a token, often from a row that has turned since
+    (where the table lets any card be met, and only a stop on a card with a
+    token takes one). The strong table is at most the relaxed turns,
+    searched plainly, and equal to them on many states (so a
+    token counted where none is taken would show): the last turns of each
+    plan, where the relaxed search without its guides (capped at CAP) is
+    quick."""
+    from sensor_ghosts.solver import solve
+
+    options = RuleOptions().with_flags(["two-samples"])
+    checked = exact = 0
+    for seed in (0, 2, 3, 5):
+        setup = generate_setup(seed, options)
+        result = solve(setup, mode="deal", objective="turns-only", timeout=60)
+        for state in result.plan.replay()[-CAP:-1]:
+            m = Model(state, "deal")
+            rb, plain = Heuristic(m).relaxed, Heuristic(m).relaxed
+            plain.plain = True
+            tfree = kernel.every_row_free(rb._flags_np, rb._card_units(), rb.need, rb._any_stop, rb._any_boost,
+                                          False, True)
+            root = m.root_state()
+            for st in [root] + [s for s, _rec, _n, won in m.successors(root) if not won][:12]:
+                ship, rot, _masks, held, shields, _vir, credits = rb._key(st)
+                if held >= 2:
+                    continue  # (no token left to take)
+                pos = kernel.cell_index(ship)
+                row = int(kernel.CELL_ROW[pos])
+                table = kernel.static_table(tuple(rot), (1 << min(7, row + 1)) - 1, rb._flags_np, rb._card_units(),
+                                            rb.need, rb._any_stop, rb._any_boost, *LINES, tfree, False, True)
+                units = min(held + shields, kernel.UTOP)
+                bound = int(table[units, min(credits, kernel.CREDIT_LAYERS), kernel.table_column(rot, pos)])
+                value = plain.turns(st, CAP)
+                assert bound <= value or value == CAP, (seed, st[:7], bound, value)
+                checked += 1
+                exact += bound == value
+    assert checked >= 100 and exact >= checked // 5, (checked, exact)
