@@ -343,7 +343,6 @@ class RelaxedBound:
             for r in range(7)
         ]
         self._flags_np = np.array(self.flags, dtype=np.int64)
-        self._any_stop = np.array([any(f & CAN_STOP and not f & DEADLY for f in row) for row in self.flags])
         self._any_boost = np.array([any(f & CAN_BOOST and not f & DEADLY for f in row) for row in self.flags])
         # (What the strong static-rows tables read of each card, ``_card_units``;
         # the others read nothing of it.)
@@ -442,7 +441,7 @@ class RelaxedBound:
         that the strong tables' compiled code is loaded before any clock
         starts, not at the switch (``STRONG_AFTER``). (The weak ones' is
         loaded as the bound is made.)"""
-        kernel.every_row_free(self._flags_np, self._card_units(), self.need, self._any_stop, self._any_boost,
+        kernel.every_row_free(self._flags_np, self._card_units(), self.need, self._any_boost,
                               False, True)
 
     def turns(self, st: tuple, cap: int = INF) -> int:
@@ -616,7 +615,6 @@ class RelaxedBound:
                 vir,
                 self._to_earth,
                 self._grid_bound(vir),
-                self._any_stop,
                 self._any_boost,
                 self._cardu,
                 kernel.LINES_Q,
@@ -697,8 +695,8 @@ class RelaxedBound:
         for noturn in (False, True) if self.second else (False,):
             rows.append(kernel.row_edges(self._flags_np, self._cardu, kernel.LINES_Q, kernel.LINES_R,
                                          kernel.LINES_C, kernel.LINES_N, noturn, self._strong))
-            tables.append(kernel.every_row_free(self._flags_np, self._cardu, self.need, self._any_stop,
-                                                self._any_boost, noturn, self._strong, rows[-1]))
+            tables.append(kernel.every_row_free(self._flags_np, self._cardu, self.need, self._any_boost, noturn,
+                                                self._strong, rows[-1]))
         if not self.second:
             tables.append(kernel.NO_TABLE)
             rows.append(kernel.NO_ROWS)

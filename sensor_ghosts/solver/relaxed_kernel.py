@@ -189,7 +189,7 @@ def _flat(strong, layered, u, k, o, x, q):
 
 
 @njit(cache=True, inline="always")
-def _static_table(rot0, free, flags, cardu, need, any_stop, any_boost, lq, lr, lc, ln, tfree, rows, noturn, strong):
+def _static_table(rot0, free, flags, cardu, need, any_boost, lq, lr, lc, ln, tfree, rows, noturn, strong):
     """A second bound for the relaxed search (the static-rows distance):
     fewest turns to Earth per (units, credits held, rotation of the ship's
     own row, rotation of the row ahead, cell), as ``[units - u_low, credits,
@@ -681,21 +681,21 @@ def row_edges(flags, cardu, lq, lr, lc, ln, noturn, strong):
 
 
 @njit(cache=True)
-def weak_table(rot0, free, flags, cardu, need, any_stop, any_boost, lq, lr, lc, ln, tfree, rows, noturn):
+def weak_table(rot0, free, flags, cardu, need, any_boost, lq, lr, lc, ln, tfree, rows, noturn):
     """``static_table`` without ``strong``, compiled apart: its code with
     ``strong`` a constant (a strong table took about 15 % less time so than
     with ``strong`` an argument, a weak one a few per cent)."""
-    return _static_table(rot0, free, flags, cardu, need, any_stop, any_boost, lq, lr, lc, ln, tfree, rows, noturn, False)
+    return _static_table(rot0, free, flags, cardu, need, any_boost, lq, lr, lc, ln, tfree, rows, noturn, False)
 
 
 @njit(cache=True)
-def strong_table(rot0, free, flags, cardu, need, any_stop, any_boost, lq, lr, lc, ln, tfree, rows, noturn):
+def strong_table(rot0, free, flags, cardu, need, any_boost, lq, lr, lc, ln, tfree, rows, noturn):
     """``static_table`` with ``strong``, compiled apart (``weak_table``)."""
-    return _static_table(rot0, free, flags, cardu, need, any_stop, any_boost, lq, lr, lc, ln, tfree, rows, noturn, True)
+    return _static_table(rot0, free, flags, cardu, need, any_boost, lq, lr, lc, ln, tfree, rows, noturn, True)
 
 
 def static_table(rot0: tuple[int, ...], free: int, flags: np.ndarray, cardu: np.ndarray, need: int,
-                 any_stop: np.ndarray, any_boost: np.ndarray, lq: np.ndarray, lr: np.ndarray, lc: np.ndarray,
+                 any_boost: np.ndarray, lq: np.ndarray, lr: np.ndarray, lc: np.ndarray,
                  ln: np.ndarray, tfree: np.ndarray, noturn: bool = False, strong: bool = True,
                  rows: np.ndarray | None = None) -> np.ndarray:
     """``_static_table``, the kind ``strong`` says (``rows``: made here if
@@ -703,7 +703,7 @@ def static_table(rot0: tuple[int, ...], free: int, flags: np.ndarray, cardu: np.
     if rows is None:
         rows = row_edges(flags, cardu, lq, lr, lc, ln, noturn, strong)
     made = strong_table if strong else weak_table
-    return made(rot0, free, flags, cardu, need, any_stop, any_boost, lq, lr, lc, ln, tfree, rows, noturn)
+    return made(rot0, free, flags, cardu, need, any_boost, lq, lr, lc, ln, tfree, rows, noturn)
 
 
 @njit(cache=True, inline="always")
@@ -743,12 +743,11 @@ NO_TABLE = np.empty((0, CREDIT_LAYERS + 1, NX * NX * N_CELLS), dtype=np.int64)
 NO_ROWS = np.empty((0, KIND + 1), dtype=np.int64)
 
 
-def every_row_free(flags: np.ndarray, cardu: np.ndarray, need: int, any_stop: np.ndarray,
-                   any_boost: np.ndarray, noturn: bool = False, strong: bool = True,
-                   rows: np.ndarray | None = None) -> np.ndarray:
+def every_row_free(flags: np.ndarray, cardu: np.ndarray, need: int, any_boost: np.ndarray, noturn: bool = False,
+                   strong: bool = True, rows: np.ndarray | None = None) -> np.ndarray:
     """``static_table`` with every row free: the ``tfree`` of the others
     (``noturn``, ``strong``: of those with them)."""
-    return static_table((0,) * 7, 127, flags, cardu, need, any_stop, any_boost,
+    return static_table((0,) * 7, 127, flags, cardu, need, any_boost,
                         LINES_Q, LINES_R, LINES_C, LINES_N, NO_TABLE, noturn, strong, rows)
 
 
@@ -1146,7 +1145,7 @@ def _bq_grown(head, tail, gmax, fcount, f):
 @njit(cache=True)
 def search(
     pos0, rot0, masks0, held, shields, credits, cap, need,
-    flags, face, flippable, ch, nch, rescan_full, vir, to_earth, gridb, any_stop, any_boost, cardu,
+    flags, face, flippable, ch, nch, rescan_full, vir, to_earth, gridb, any_boost, cardu,
     lq, lr, lc, ln, learned, learned_count, grown, deadline, skeys, stabs, scount, tfree, tfree_noturn, rows,
     rows_noturn, behind_rot,
     upper, upper_count, keep_ways, strong, every_move=False, plain=False, decide=False, scan_first=False,
@@ -1282,10 +1281,10 @@ def search(
                 tf = tfree_noturn if noturn else tfree
                 re = rows_noturn if noturn else rows
                 if strong:
-                    tab = strong_table(rot0, moved, flags, cardu, need, any_stop, any_boost,
+                    tab = strong_table(rot0, moved, flags, cardu, need, any_boost,
                                        lq, lr, lc, ln, tf, re, noturn == 1)
                 else:
-                    tab = weak_table(rot0, moved, flags, cardu, need, any_stop, any_boost,
+                    tab = weak_table(rot0, moved, flags, cardu, need, any_boost,
                                      lq, lr, lc, ln, tf, re, noturn == 1)
                 stabs[t, : tab.size] = tab.ravel()  # (flat: a table's size depends on its kind)
                 skeys[si, 0] = skey

@@ -73,13 +73,12 @@ def test_learned_table_keeps_the_largest_value_and_survives_growth():
 
 
 def _static_bound(flags: np.ndarray, cell: tuple[int, int]) -> int:
-    any_stop = np.array([any(f & kernel.CAN_STOP and not f & kernel.DEADLY for f in row) for row in flags])
     any_boost = np.array([any(f & kernel.CAN_BOOST and not f & kernel.DEADLY for f in row) for row in flags])
     cardu = np.where(flags & kernel.CAN_STOP, kernel.FREE_STOP, 0)  # no shields needed, no tokens
     table = kernel.static_table(
-        (0,) * 7, 0, flags, cardu, 0, any_stop, any_boost,
+        (0,) * 7, 0, flags, cardu, 0, any_boost,
         kernel.LINES_Q, kernel.LINES_R, kernel.LINES_C, kernel.LINES_N,
-        kernel.every_row_free(flags, cardu, 0, any_stop, any_boost),
+        kernel.every_row_free(flags, cardu, 0, any_boost),
     )
     return int(table[0, 0, kernel.table_column((kernel.WILD,) * 7, kernel.cell_index(cell))])
 
@@ -133,8 +132,8 @@ def test_static_tables_kept_across_searches_are_the_ones_a_search_would_build():
         strong = bool((int(keys[i, 0]) >> 41) & 1)
         rot0 = tuple(rng.randrange(5) if (moved >> r) & 1 else (rot >> (3 * r)) & 7 for r in range(7))
         cardu = rb._card_units() if strong else rb._cardu
-        tfree = kernel.every_row_free(rb._flags_np, cardu, rb.need, rb._any_stop, rb._any_boost, False, strong)
-        fresh = kernel.static_table(rot0, moved, rb._flags_np, cardu, rb.need, rb._any_stop, rb._any_boost,
+        tfree = kernel.every_row_free(rb._flags_np, cardu, rb.need, rb._any_boost, False, strong)
+        fresh = kernel.static_table(rot0, moved, rb._flags_np, cardu, rb.need, rb._any_boost,
                                     kernel.LINES_Q, kernel.LINES_R, kernel.LINES_C, kernel.LINES_N, tfree, False,
                                     strong)
         assert np.array_equal(fresh.ravel(), tables[keys[i, 5], : fresh.size]), (moved, rot0)
@@ -230,9 +229,9 @@ def test_static_rows_tables_never_exceed_the_relaxed_turns():
                 pos = kernel.cell_index(ship)
                 row = int(kernel.CELL_ROW[pos])  # also the row ahead's 0-based index
                 table = kernel.static_table(tuple(rot), (1 << min(7, row + 1)) - 1, rb._flags_np, rb._card_units(),
-                                            rb.need, rb._any_stop, rb._any_boost, *lines_,
+                                            rb.need, rb._any_boost, *lines_,
                                             kernel.every_row_free(rb._flags_np, rb._card_units(), rb.need,
-                                                                  rb._any_stop, rb._any_boost))
+                                                                  rb._any_boost))
                 units = kernel.UTOP if held >= 3 else min(held + shields, kernel.UTOP)
                 bound = int(table[units, min(credits, kernel.CREDIT_LAYERS), kernel.table_column(rot, pos)])
                 value = rb.turns(st)

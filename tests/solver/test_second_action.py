@@ -198,9 +198,9 @@ def test_the_static_rows_table_with_moves_without_the_turns_end_never_exceeds_th
         pos = kernel.cell_index(ship)
         row = int(kernel.CELL_ROW[pos])  # also the row ahead's 0-based index
         table = kernel.static_table(tuple(rot), (1 << min(7, row + 1)) - 1, rb._flags_np, rb._card_units(), m.need,
-                                    rb._any_stop, rb._any_boost, *lines,
-                                    kernel.every_row_free(rb._flags_np, rb._card_units(), m.need, rb._any_stop,
-                                                          rb._any_boost, True), True)
+                                    rb._any_boost, *lines,
+                                    kernel.every_row_free(rb._flags_np, rb._card_units(), m.need, rb._any_boost,
+                                                          True), True)
         actions = int(table[-1, min(credits, kernel.CREDIT_LAYERS), kernel.table_column(rot, pos)])  # UTOP's layer
         bound = max((actions + 1) // 2, actions - free_left)
         assert bound <= value, (ship, actions, free_left, value)

@@ -72,10 +72,10 @@ def test_strong_tables_never_exceed_the_relaxed_turns(options, seeds, monkeypatc
             pos = kernel.cell_index(ship)
             row = int(kernel.CELL_ROW[pos])
             args = (tuple(rot), (1 << min(7, row + 1)) - 1, guided._flags_np, guided._card_units(), guided.need,
-                    guided._any_stop, guided._any_boost, *LINES)
+                    guided._any_boost, *LINES)
             strong = kernel.static_table(*args, guided._free[0], False, True)
             weak = kernel.static_table(
-                *args, kernel.every_row_free(guided._flags_np, guided._card_units(), guided.need, guided._any_stop,
+                *args, kernel.every_row_free(guided._flags_np, guided._card_units(), guided.need,
                                              guided._any_boost, False, False), False, False)
             units = kernel.UTOP if held >= 3 else min(held + shields, kernel.UTOP)
             k = min(credits, kernel.CREDIT_LAYERS)
@@ -96,7 +96,7 @@ def test_static_table_refuses_parts_of_another_kind():
     setup = generate_setup(5)
     rb = Heuristic(Model(initial_state(setup, setup.deal), "deal")).relaxed
     cardu = rb._card_units()
-    base = (rb._flags_np, cardu, rb.need, rb._any_stop, rb._any_boost)
+    base = (rb._flags_np, cardu, rb.need, rb._any_boost)
     args = ((0,) * 7, 3, *base, *LINES)
 
     def rows(noturn: bool, strong: bool):
@@ -135,7 +135,7 @@ def test_strong_tables_never_exceed_the_relaxed_turns_on_the_way_to_two_samples(
             m = Model(state, "deal")
             rb, plain = Heuristic(m).relaxed, Heuristic(m).relaxed
             plain.plain = True
-            tfree = kernel.every_row_free(rb._flags_np, rb._card_units(), rb.need, rb._any_stop, rb._any_boost,
+            tfree = kernel.every_row_free(rb._flags_np, rb._card_units(), rb.need, rb._any_boost,
                                           False, True)
             root = m.root_state()
             for st in [root] + [s for s, _rec, _n, won in m.successors(root) if not won][:12]:
@@ -145,7 +145,7 @@ def test_strong_tables_never_exceed_the_relaxed_turns_on_the_way_to_two_samples(
                 pos = kernel.cell_index(ship)
                 row = int(kernel.CELL_ROW[pos])
                 table = kernel.static_table(tuple(rot), (1 << min(7, row + 1)) - 1, rb._flags_np, rb._card_units(),
-                                            rb.need, rb._any_stop, rb._any_boost, *LINES, tfree, False, True)
+                                            rb.need, rb._any_boost, *LINES, tfree, False, True)
                 units = min(held + shields, kernel.UTOP)
                 bound = int(table[units, min(credits, kernel.CREDIT_LAYERS), kernel.table_column(rot, pos)])
                 value = plain.turns(st, CAP)
