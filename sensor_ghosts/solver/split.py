@@ -469,10 +469,9 @@ def fewest_cards(
     # class) the items with that class first (and the items themselves,
     # kept so that their id is not reused). Elsewhere the cards follow a
     # relaxed way less often, and the search, deepest first, went down it
-    # too far: four players, deal mode, seeds 0-59 took 2.7 times as long
-    # in all; in open mode, seed 711 went from 2.8 to 14.8 s. The relaxed
-    # way is the ship's alone: with the pod, seed 654 went from 0.45 to
-    # 4.3 s (docs/SOLVER.md, "Twentieth session").
+    # too far (more players, deal mode above all); the relaxed way is the
+    # ship's alone, so with the pod it misleads too (measured in
+    # docs/SOLVER.md, "Twentieth session").
     by_hint = any_cards and model.mode == "open" and players == 1 and not model.options.escape_pod
     hinted: dict[int, tuple | None] = {}
     hinted_items: dict[tuple[int, tuple], tuple[list, list]] = {}
