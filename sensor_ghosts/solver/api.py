@@ -13,20 +13,17 @@ from ..rules.geometry import EARTH
 from ..rules.setup import Deal, Setup
 from ..rules.state import GameState, initial_state, random_deal
 from ..rules.validation import check_playable, check_shape
-from . import compiled, lazy_draws, split
+from . import compiled, split
 from .expected import solve_expected
 from .model import ROT, SAMPLES, SHIP, Model
 from .model_state import Root
 from .plan import build_plan, dealt_of
-from .relaxed import DEEPEN_FROM, takeable_virus_bits, top_row_blocks
+from .plan_search import MAX_STATES, search_plan
+from .relaxed import takeable_virus_bits, top_row_blocks
 from .result import Mode, Objective, SolveResult, SolverInputError, Status
-from .search import Heuristic, SearchInterrupted, SearchOutcome, TtyProgress, astar, too_few_samples
+from .search import Heuristic, SearchOutcome, TtyProgress, too_few_samples
 
 MODES = tuple(m.value for m in Mode)
-# The cap of the relaxed game's search for the first guess at the fewest
-# turns (``_split_solve``): no standard game comes near it, and the relaxed
-# game deepens to a cap this far (``RelaxedBound.turns``).
-INF_TURNS = DEEPEN_FROM
 # The decks a slow open-mode search looks for a plan on (``SideSearches``):
 # the deck as dealt, then seeded random deals; and the nodes each may take.
 # On four players' slowest setups some deck among the first eight had a
@@ -90,7 +87,7 @@ def solve(
     max_nodes: int | None = None,
     timeout: float | None = None,
     progress: Callable[[dict], None] | None = None,
-    max_states: int = 3_000_000,
+    max_states: int = MAX_STATES,
     max_turns: int | None = None,
 ) -> SolveResult:
     """Solve a fully observed instance: a ``Setup`` (with ``deal`` or
@@ -142,7 +139,7 @@ def solve(
         roots = model.search_roots(fresh)
         side = SideSearches(start, alone if objective != Objective.CARDS else None, fresh, mode, objective,
                             _deal_of(instance, deal), t0, timeout, max_nodes, max_states, max_turns)
-        out = _search(model, roots, objective, t0, timeout, max_nodes, max_states, progress, max_turns,
+        out = search_plan(model, roots, objective, t0, timeout, max_nodes, max_states, progress, max_turns,
                       side=side if side.applies() else None)
         out.nodes += side.nodes
         if side.unsolvable is not None:
@@ -242,7 +239,7 @@ class SideSearches:
         if self.alone is not None and self.least is None:
             model = Model(self.alone, self.mode)
             roots = model.search_roots(self.fresh)
-            out = _search(model, roots, Objective.TURNS_ONLY.value, t0, timeout, max_nodes, max_states, None,
+            out = search_plan(model, roots, Objective.TURNS_ONLY.value, t0, timeout, max_nodes, max_states, None,
                           max_turns)
             self.nodes += out.nodes
             if out.status == Status.UNSOLVABLE:
@@ -287,33 +284,6 @@ def _deal_of(instance: Setup | GameState, deal: Deal | None) -> Deal | None:
     if not isinstance(instance, Setup):
         return None
     return deal or instance.deal or random_deal(instance, random.Random(0))
-
-
-def _search(model: Model, roots: list[Root], objective: str, t0: float, timeout: float | None,
-            max_nodes: int | None, max_states: int, progress: Callable[[dict], None] | None,
-            max_turns: int | None, side: SideSearches | None = None) -> SearchOutcome:
-    """The search ``solve`` makes for an objective of deal or open mode, the
-    clock started at ``t0``. ``side``: what the card search turns to when it
-    does not end quickly (``SideSearches``)."""
-    card_search = split.applies(model, roots)
-    if card_search and (objective == Objective.TURNS or (
-            objective == Objective.TURNS_ONLY and _card_search_first(model))):
-        return _split_solve(model, roots, t0, timeout, max_nodes, max_states, progress, max_turns,
-                            any_cards=objective == Objective.TURNS_ONLY, side=side)
-    left = None if timeout is None else max(0.0, timeout - (time.perf_counter() - t0))
-    # (Where the caller's node limit is no more than the A*'s share, the A* has it all.)
-    handover = card_search and objective == Objective.TURNS_ONLY and (
-        max_nodes is None or max_nodes > ASTAR_FIRST_NODES)
-    out = astar(model, roots, objective=objective, max_nodes=ASTAR_FIRST_NODES if handover else max_nodes,
-                timeout=left, max_states=max_states, progress=progress, max_turns=max_turns)
-    if not handover or out.stopped != "node limit":
-        return out
-    # The A* did not end quickly: the card search from the start (its own
-    # bounds; exact as the A*), with what is left of the limits.
-    rest = _split_solve(model, roots, t0, timeout, None if max_nodes is None else max_nodes - out.nodes,
-                        max_states, progress, max_turns, any_cards=True, side=side)
-    rest.nodes += out.nodes
-    return rest
 
 
 def _why_unsolvable(model: Model, roots: list[Root], nodes: int, max_turns: int | None) -> str:
@@ -362,126 +332,6 @@ def _result(model: Model, out: SearchOutcome, instance: Setup | GameState, deal:
         nodes=out.nodes, seconds=time.perf_counter() - t0, mode=mode, objective=objective,
         cards=cards, stopped=out.stopped,
     )
-
-
-def _card_search_first(model: Model) -> bool:
-    """Whether the fewest turns alone ('turns-only') are sought by the card
-    search first (``_split_solve``) rather than by the fewest-turns A*: in
-    open mode with lazy draws, where the card search's card states are few
-    (``lazy_draws``), and with more players or the escape pod, whose card
-    states (several hands, the pod's values) make the A*'s joint states
-    many. Solo without the pod the A* goes first, faster at the median
-    (docs/SOLVER.md, "Worst case"), and gives way to the card search after
-    ``ASTAR_FIRST_NODES`` nodes (``_search``). Either way the answer is
-    exact; this is speed only."""
-    return lazy_draws.applies(model) or model.players > 1 or model.options.escape_pod
-
-
-# Where the fewest-turns A* goes first ('turns-only', ``_card_search_first``
-# False: solo, without the pod, deal mode), it gives way to the card search
-# after this many nodes: most setups end well before, and where the A* runs
-# long the card search often ends far sooner (docs/SOLVER.md, "Two samples,
-# the second action and low memory").
-ASTAR_FIRST_NODES = 500
-
-# Nodes after which an open-mode card search's checks keep the far rows
-# (``split.fewest_cards``'s ``keep_rows_after``): on a few setups the
-# stronger checks prove at once that a number of turns is too few, where the
-# cheaper ones let the search run on; a median solve ends before (docs/
-# SOLVER.md, "Seventeenth session"). A count, not a clock: the same plan on
-# every machine. Deal mode keeps the cheaper checks (no faster there).
-KEEP_ROWS_AFTER = 2_000
-
-# How many numbers of turns the card search tries, from the relaxed bound
-# up, before the fewest-turns A* takes over (``_split_solve``).
-CARD_SEARCH_TURNS = 4
-
-
-def _split_solve(model: Model, roots: list[Root], t0: float, timeout: float | None, max_nodes: int | None,
-                 max_states: int, progress: Callable[[dict], None] | None,
-                 max_turns: int | None, any_cards: bool = False,
-                 side: SideSearches | None = None) -> SearchOutcome:
-    """The full objective with the grid's and the cards' halves of a turn
-    apart (``split``): the fewest cards among the plans of T turns, T the
-    fewest.
-
-    T is first taken to be the relaxed game's bound at the roots (an
-    admissible bound, so T is at least that): it was the optimum on 59 of
-    setups 0-59, and then the card search alone proves the optimum, and the
-    fewest-turns A* (a sixth of a median solve, more on the slowest) is not
-    needed. When the card search finds no plan of that many turns, it tries
-    one more, up to ``CARD_SEARCH_TURNS`` numbers of turns in all (each
-    failure proves no plan of that many, nor of fewer: docs/SOLVER.md, "The
-    card search deepened"); past them the A* finds T (from the floor the
-    card searches proved, ``astar``'s ``min_turns``), then the card search
-    runs at T. ``side``: what a card search that does not end quickly turns
-    to (``SideSearches``): a floor on T, or a plan of T turns found another
-    way (the search stops; ``side.witness``). ``any_cards``
-    ('turns-only'): the card search takes the first plan of T turns it
-    finds, and the A*'s plan stands when it is needed (where
-    ``_card_search_first`` says so; solo in deal mode the A* alone is
-    faster, the card search took 1.35 of its time per setup on setups
-    0-199)."""
-    # The card search's checks let the relaxed game's far rows go: they
-    # prove grids dead faster so, until in open mode a search goes on long
-    # (``KEEP_ROWS_AFTER``). The A*, if needed, keeps them: its priorities
-    # are the relaxed values (relaxed.py, "Rows left behind").
-    h_cards = Heuristic(model, forget_far_rows=True)
-    keep_rows_after = KEEP_ROWS_AFTER if model.mode == Mode.OPEN else None
-    deadline = None if timeout is None else t0 + timeout
-    if deadline is not None and h_cards.relaxed is not None:
-        h_cards.relaxed.deadline = deadline
-    turns = 0  # the number of turns tried: no plan has fewer (what a Ctrl-C reports)
-    nodes = 0
-    try:
-        guess = min(h_cards.bounds(st, INF_TURNS)[0] for st, _ in roots)
-        none_within = 0  # the card searches proved no plan of this many turns, nor of fewer
-        turns = guess
-        for _ in range(CARD_SEARCH_TURNS):
-            if turns >= INF_TURNS or (max_turns is not None and turns > max_turns):
-                break
-            out = split.fewest_cards(model, roots, turns, deadline=deadline, heuristic=h_cards, progress=progress,
-                                     max_nodes=None if max_nodes is None else max(0, max_nodes - nodes),
-                                     max_states=max_states, any_cards=any_cards, when_slow=side,
-                                     keep_rows_after=keep_rows_after)
-            nodes += out.nodes
-            if out.status != Status.UNSOLVABLE:
-                out.nodes = nodes
-                return out  # solved, 'unknown' with the bound T >= turns, or a plan found by ``side``
-            if side is not None and side.unsolvable is not None:
-                out.nodes = nodes
-                return out
-            none_within = turns
-            if side is not None and side.least is not None:
-                none_within = max(none_within, side.least - 1)  # none of fewer than the ship alone needs
-            turns = none_within + 1
-        left = None if timeout is None else max(0.0, timeout - (time.perf_counter() - t0))
-        out = astar(model, roots, objective=Objective.TURNS_ONLY.value, timeout=left, max_states=max_states, progress=progress,
-                    max_nodes=None if max_nodes is None else max(0, max_nodes - nodes), max_turns=max_turns,
-                    min_turns=none_within + 1 if none_within else 0)
-        nodes += out.nodes
-        if out.status == Status.SOLVED and not any_cards:
-            assert out.value is not None
-            turns = out.value[0]
-            out = split.fewest_cards(
-                model, roots, turns, deadline=deadline, heuristic=h_cards, progress=progress,
-                max_nodes=None if max_nodes is None else max(0, max_nodes - nodes), max_states=max_states,
-                keep_rows_after=keep_rows_after,
-            )
-            out.nodes += nodes
-        else:
-            out.nodes = nodes
-        if out.status == Status.UNKNOWN and none_within:
-            # The card searches proved no plan of ``none_within`` turns, and none
-            # is shorter (``guess`` is admissible): the optimum is at least one
-            # more, whatever the A* cut short by the clock got to bound.
-            out.bound = max(out.bound or 0, none_within + 1)
-        return out
-    except KeyboardInterrupt as e:
-        # Ctrl-C: the bound so far goes with the interrupt, as from the A*
-        # (its own bound, if it was the one interrupted, may be higher).
-        bound = max(turns if turns < INF_TURNS else 0, getattr(e, "bound", None) or 0) or None
-        raise SearchInterrupted(bound, nodes + getattr(e, "nodes", 0), time.perf_counter() - t0) from None
 
 
 def solve_staged(

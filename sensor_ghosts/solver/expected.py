@@ -79,6 +79,7 @@ from .model import (
     pay_class,
 )
 from .plan import build_plan, dealt_of
+from .plan_search import MAX_STATES, search_plan
 from .pod_track import WAITING, WON, PodTrack
 from .result import SolveResult, SolverInputError
 from .search import INF, Heuristic, astar
@@ -526,14 +527,23 @@ def _fewest_turn_plans(inst: GameState, mode: str, fresh: bool, deadline: float 
         return
     h = Heuristic(model)
     timeout = None if deadline is None else max(0.0, deadline - time.perf_counter())
-    first = astar(model, roots, objective="turns-only", timeout=timeout, max_nodes=max_nodes, heuristic=h)
+    if model.players > 1 or model.pod_variant:
+        # The search ``solve`` makes: the card search first. The joint A*
+        # found no plan within the budget on some of these setups, and its
+        # plans were worth less on the whole (docs/SOLVER.md, "Expected
+        # mode", twenty-second session).
+        first = search_plan(model, roots, "turns-only", time.perf_counter(), timeout, max_nodes, MAX_STATES, None,
+                            None)
+        if deadline is not None and h.relaxed is not None:
+            h.relaxed.deadline = deadline  # (as ``astar`` sets it: past it a relaxed search gives up)
+    else:
+        first = astar(model, roots, objective="turns-only", timeout=timeout, max_nodes=max_nodes, heuristic=h)
     if first.status != "solved":
         yield first.status, None
         return
     assert first.value is not None
     yield "solved", (model, first.path)
-    fewest = split.fewest_cards(model, roots, first.value[0], deadline=deadline, heuristic=h,
-                                max_nodes=max_nodes)
+    fewest = split.fewest_cards(model, roots, first.value[0], deadline=deadline, heuristic=h, max_nodes=max_nodes)
     if fewest.status == "solved":
         yield "solved", (model, fewest.path)
 

@@ -20,7 +20,7 @@ A plan is a grid path and a card path that agree on the pay class turn by turn.
 With T the fewest turns, an A* over (turn, grid, card state) finds the fewest
 cards among T-turn plans, or proves there is no plan of T turns. (``solve``
 first tries the relaxed game's bound at the roots as T, and only when no plan
-has that many turns finds T with the A* under 'turns-only': ``api._split_solve``.)
+has that many turns finds T with the A* under 'turns-only': ``plan_search.split_solve``.)
 
 * **Grid half once per grid.** A grid state's turns on turn t are worked out
   once per pay class and pod move, whatever the cards, and only for the pay

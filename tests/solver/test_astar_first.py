@@ -1,4 +1,4 @@
-"""The fewest-turns A* first, then the card search (``api._search``):
+"""The fewest-turns A* first, then the card search (``plan_search.search_plan``):
 solo deal mode, 'turns-only', where an A* that has not ended within
 ``ASTAR_FIRST_NODES`` nodes gives way to the card search. Both are exact,
 so the answer is the A*'s own optimum."""
@@ -10,7 +10,7 @@ import pytest
 from sensor_ghosts.generators import generate_setup
 from sensor_ghosts.rules.options import RuleOptions
 from sensor_ghosts.rules.state import initial_state
-from sensor_ghosts.solver import api, solve
+from sensor_ghosts.solver import plan_search, solve
 from sensor_ghosts.solver.model import Model
 from sensor_ghosts.solver.search import astar
 
@@ -23,7 +23,7 @@ def test_the_card_search_after_the_astar_finds_the_astars_optimum(seed: int) -> 
     model = Model(initial_state(setup, setup.deal), "deal")
     alone = astar(model, model.search_roots(True), objective="turns-only", timeout=60)
     assert alone.status == "solved" and alone.value is not None
-    assert alone.nodes > api.ASTAR_FIRST_NODES  # (the A* alone does not end in time)
+    assert alone.nodes > plan_search.ASTAR_FIRST_NODES  # (the A* alone does not end in time)
     r = solve(setup, mode="deal", objective="turns-only", timeout=60)
     assert r.status == "solved" and r.turns == alone.value[0]  # (its plan replayed in ``solve``)
     assert r.nodes != alone.nodes  # the card search answered
@@ -33,6 +33,6 @@ def test_a_quick_astar_answers_alone() -> None:
     setup = generate_setup(0, LOW)
     model = Model(initial_state(setup, setup.deal), "deal")
     alone = astar(model, model.search_roots(True), objective="turns-only", timeout=60)
-    assert alone.nodes <= api.ASTAR_FIRST_NODES
+    assert alone.nodes <= plan_search.ASTAR_FIRST_NODES
     r = solve(setup, mode="deal", objective="turns-only", timeout=60)
     assert (r.turns, r.nodes) == (alone.value[0], alone.nodes)

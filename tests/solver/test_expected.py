@@ -429,3 +429,21 @@ def test_pod_moves_chosen_as_the_cards_come_from_the_dock_through_the_engine():
     lines = expected.flight_text(model, path, "open", pod_moves=False)
     assert all("(pod: by the top card)" in line for line, t in zip(lines, turns, strict=True) if t.command)
     assert not any("(pod: by" in line for line in expected.flight_text(model, path, "open"))
+
+
+def test_more_players_flight_plans_come_from_the_card_search():
+    # Four players' seed 24: the joint A* alone found no plan in 13,907
+    # nodes (20 s); the search ``solve`` makes (the card search first)
+    # finds one in 485. Within 3,000 nodes, the plan comes, and wins
+    # through the rules engine.
+    from sensor_ghosts.generators.generate import generate_setup
+    from sensor_ghosts.rules.options import RuleOptions
+
+    setup = generate_setup(seed=24, options=RuleOptions(players=4))
+    start = initial_state(setup, setup.deal)
+    plans = list(expected._fewest_turn_plans(start, "open", True, None, 3_000))
+    assert plans and plans[0][0] == "solved"
+    model, path = plans[0][1]
+    plan = build_plan(model, path, "open", path[0][1][1])
+    assert plan.replay()[-1].outcome.status is Status.WON
+    assert len(plan.turns) == 12

@@ -18,8 +18,9 @@ from sensor_ghosts.rules.geometry import Direction
 from sensor_ghosts.rules.options import RuleOptions
 from sensor_ghosts.rules.state import Status
 from sensor_ghosts.solver import solve, split
-from sensor_ghosts.solver.api import INF_TURNS, start_state
+from sensor_ghosts.solver.api import start_state
 from sensor_ghosts.solver.model import FLY, PEEK, PEND, SHIELDS, SHIFT, Model, pay_class
+from sensor_ghosts.solver.plan_search import INF_TURNS
 from sensor_ghosts.solver.search import Heuristic, astar, cards_left
 
 
@@ -170,11 +171,11 @@ def test_a_fewest_turns_search_cut_short_keeps_what_the_card_search_proved(monke
     # little the fewest-turns A* that follows gets done before its limit
     # (stood in for here by one that stops at once with a bound of 3; a
     # clock-cut A* reported "at least 4" on setup 654).
-    import sensor_ghosts.solver.api as api
+    from sensor_ghosts.solver import plan_search
     from sensor_ghosts.solver.search import SearchOutcome
 
-    monkeypatch.setattr(api, "CARD_SEARCH_TURNS", 1)  # the card search at the bound alone, then the A*
-    monkeypatch.setattr(api, "astar", lambda *a, **k: SearchOutcome("unknown", None, None, 3, 0, "time"))
+    monkeypatch.setattr(plan_search, "CARD_SEARCH_TURNS", 1)  # the card search at the bound alone, then the A*
+    monkeypatch.setattr(plan_search, "astar", lambda *a, **k: SearchOutcome("unknown", None, None, 3, 0, "time"))
     r = solve(generate_setup(seed=54), mode="open", objective="turns-only", timeout=60)
     assert r.status == "unknown" and r.bound == 11
 
@@ -222,7 +223,7 @@ def test_ctrl_c_in_the_card_search_carries_what_it_proved(monkeypatch):
     # (10) says "at least 10"; in the A* after the card search proved no plan
     # of 10, "at least 11" even where the A*'s own bound is lower (3 here).
     # (The CLI said "no bound yet" once the A* had handed over.)
-    import sensor_ghosts.solver.api as api
+    from sensor_ghosts.solver import plan_search
     from sensor_ghosts.solver.search import SearchInterrupted
 
     def interrupted(*args, **kwargs):
@@ -238,8 +239,8 @@ def test_ctrl_c_in_the_card_search_carries_what_it_proved(monkeypatch):
     def astar_interrupted(*args, **kwargs):
         raise SearchInterrupted(3, 7, 0.1)
 
-    monkeypatch.setattr(api, "CARD_SEARCH_TURNS", 1)
-    monkeypatch.setattr(api, "astar", astar_interrupted)
+    monkeypatch.setattr(plan_search, "CARD_SEARCH_TURNS", 1)
+    monkeypatch.setattr(plan_search, "astar", astar_interrupted)
     with pytest.raises(KeyboardInterrupt) as e:
         solve(setup, mode="open", objective="turns-only", timeout=60)
     assert isinstance(e.value, SearchInterrupted) and e.value.bound == 11 and e.value.nodes >= 7
@@ -254,7 +255,7 @@ def test_the_fewest_turns_astar_from_a_proven_floor_stays_exact(monkeypatch, see
     # first beneath it). It finds the same optimum as the plain A*, from
     # the floor solve gives it and from the tightest floor (the optimum),
     # and solve's plan replays to a win.
-    import sensor_ghosts.solver.api as api
+    from sensor_ghosts.solver import plan_search
 
     setup = generate_setup(seed=seed, options=options)
     plain = astar(*_model(setup, "open"), objective="turns-only", timeout=300)
@@ -263,14 +264,14 @@ def test_the_fewest_turns_astar_from_a_proven_floor_stays_exact(monkeypatch, see
         got = astar(*_model(setup, "open"), objective="turns-only", timeout=300, min_turns=floor)
         assert got.status == "solved" and got.value[0] == best, (floor, got.value)
     floors = []
-    real = api.astar
+    real = plan_search.astar
 
     def recorded(*a, **k):
         floors.append(k.get("min_turns", 0))
         return real(*a, **k)
 
-    monkeypatch.setattr(api, "astar", recorded)
-    monkeypatch.setattr(api, "CARD_SEARCH_TURNS", 1)  # the card search at the bound alone, then the A*
+    monkeypatch.setattr(plan_search, "astar", recorded)
+    monkeypatch.setattr(plan_search, "CARD_SEARCH_TURNS", 1)  # the card search at the bound alone, then the A*
     r = solve(setup, mode="open", objective="turns-only", timeout=300)
     assert floors == [best] and r.turns == best
     assert r.plan.replay()[-1].outcome.status is Status.WON
@@ -287,13 +288,13 @@ def test_the_card_search_deepened_finds_the_optimum_of_the_astar(monkeypatch, se
     # tries one turn more (``CARD_SEARCH_TURNS``) before the A* takes over:
     # the same turns (and cards) as the joint A*, with no A* run, and the
     # plan replays.
-    import sensor_ghosts.solver.api as api
+    from sensor_ghosts.solver import plan_search
 
     setup = generate_setup(seed=seed, options=options)
     joint = astar(*_model(setup, "open"), objective=objective, timeout=300)
     calls = []
-    real = api.astar
-    monkeypatch.setattr(api, "astar", lambda *a, **k: calls.append(k) or real(*a, **k))
+    real = plan_search.astar
+    monkeypatch.setattr(plan_search, "astar", lambda *a, **k: calls.append(k) or real(*a, **k))
     r = solve(setup, mode="open", objective=objective, timeout=300)
     assert not calls
     assert r.turns == joint.value[0] and (objective == "turns-only" or r.cards == joint.value[1])
