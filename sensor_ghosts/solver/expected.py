@@ -527,17 +527,23 @@ def _fewest_turn_plans(inst: GameState, mode: str, fresh: bool, deadline: float 
         return
     h = Heuristic(model)
     timeout = None if deadline is None else max(0.0, deadline - time.perf_counter())
-    if model.players > 1 or model.pod_variant:
-        # The search ``solve`` makes: the card search first. The joint A*
-        # found no plan within the budget on some of these setups, and its
-        # plans were worth less on the whole (docs/SOLVER.md, "Expected
-        # mode", twenty-second session).
-        first = search_plan(model, roots, "turns-only", time.perf_counter(), timeout, max_nodes, MAX_STATES, None,
-                            None)
+    # With more players or the pod the joint A* may find no plan within the
+    # budget where the search ``solve`` makes (the card search first) finds
+    # one at once: there the A* has half the budget, and the card search
+    # the rest. Where the A* finds a plan, its plan stands: which of the
+    # two plans is worth more moves from setup to setup (docs/SOLVER.md,
+    # "Expected mode", twenty-second session).
+    more = model.players > 1 or model.pod_variant
+    first = astar(model, roots, objective="turns-only", heuristic=h,
+                  timeout=timeout / 2 if more and timeout is not None else timeout,
+                  max_nodes=max_nodes // 2 if more and max_nodes is not None else max_nodes)
+    if more:
+        if first.status == "unknown" and first.stopped in ("time limit", "node limit"):
+            left = None if deadline is None else max(0.0, deadline - time.perf_counter())
+            rest = None if max_nodes is None else max_nodes - first.nodes
+            first = search_plan(model, roots, "turns-only", time.perf_counter(), left, rest, MAX_STATES, None, None)
         if deadline is not None and h.relaxed is not None:
-            h.relaxed.deadline = deadline  # (as ``astar`` sets it: past it a relaxed search gives up)
-    else:
-        first = astar(model, roots, objective="turns-only", timeout=timeout, max_nodes=max_nodes, heuristic=h)
+            h.relaxed.deadline = deadline  # (the A* set its own: past it a relaxed search gives up)
     if first.status != "solved":
         yield first.status, None
         return
