@@ -16,7 +16,7 @@ from sensor_ghosts.generators import generate_setup
 from sensor_ghosts.rules.geometry import DOCK, EARTH
 from sensor_ghosts.rules.options import RuleOptions
 from sensor_ghosts.rules.state import Status, initial_state, random_deal
-from sensor_ghosts.solver import solve, split
+from sensor_ghosts.solver import plan_search, solve, split
 from sensor_ghosts.solver.model import HANDS, Model
 from sensor_ghosts.solver.search import Heuristic
 
@@ -130,7 +130,7 @@ def test_a_seeded_random_deal_may_have_the_plan_the_deck_as_dealt_lacks():
     assert r.plan.deal in [random_deal(setup, random.Random(i)) for i in range(1, api.WITNESS_DECKS)]
     model = Model(api.start_state(setup, "open", None)[0], "open")
     h = Heuristic(model, forget_far_rows=True)
-    assert min(h.bounds(st, api.INF_TURNS)[0] for st, _ in model.search_roots(True)) == 12
+    assert min(h.bounds(st, plan_search.INF_TURNS)[0] for st, _ in model.search_roots(True)) == 12
 
 
 def test_the_relaxed_game_reads_no_card_so_every_deck_shares_it():
