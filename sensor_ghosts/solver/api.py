@@ -140,7 +140,7 @@ def solve(
         side = SideSearches(start, alone if objective != Objective.CARDS else None, fresh, mode, objective,
                             _deal_of(instance, deal), t0, timeout, max_nodes, max_states, max_turns)
         out = search_plan(model, roots, objective, t0, timeout, max_nodes, max_states, progress, max_turns,
-                      side=side if side.applies() else None)
+                          side=side if side.applies() else None)
         out.nodes += side.nodes
         if side.unsolvable is not None:
             reason = "even without the escape pod: " + side.unsolvable
@@ -240,7 +240,7 @@ class SideSearches:
             model = Model(self.alone, self.mode)
             roots = model.search_roots(self.fresh)
             out = search_plan(model, roots, Objective.TURNS_ONLY.value, t0, timeout, max_nodes, max_states, None,
-                          max_turns)
+                              max_turns)
             self.nodes += out.nodes
             if out.status == Status.UNSOLVABLE:
                 self.unsolvable = _why_unsolvable(model, roots, out.nodes, max_turns)

@@ -31,7 +31,7 @@ class SideSearch(Protocol):
 # turns (``split_solve``): no standard game comes near it, and the relaxed
 # game deepens to a cap this far (``RelaxedBound.turns``).
 INF_TURNS = DEEPEN_FROM
-# The states a search keeps before it stops ('memory limit'): about 2 GB.
+# The states a search keeps before it stops ('memory limit'; ``solve``'s default).
 MAX_STATES = 3_000_000
 
 
