@@ -889,7 +889,15 @@ def _bracketed(lo: float, hi: float, bound: PathBound, nodes: int, seconds: floa
         path_note = bound.method()
         from_path = bound.probability > lo
         lo = max(lo, bound.probability)
-        lower = path_note if from_path else "the states the expectimax settled" if lo > 0 else "none found in time"
+        if from_path:
+            lower = path_note
+        elif lo > 0:
+            lower = "the states the expectimax settled"
+        elif bound.turns is not None and not bound.per_hand:
+            # (A plan came, but the budget ran out in its first opening hand.)
+            lower = f"a fixed {bound.turns}-turn flight plan, valued from no opening hand in time"
+        else:
+            lower = "none found in time"
         method = f"lower: {lower}; upper: the expectimax with unexplored states counted as wins"
     lo, hi = max(0.0, lo), min(1.0, hi)  # sums of probabilities, rounded
     status = ("solved" if lo > 0 else "unsolvable") if exact else "unknown"

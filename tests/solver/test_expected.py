@@ -447,3 +447,13 @@ def test_more_players_flight_plans_come_from_the_card_search_where_the_astar_fin
     plan = build_plan(model, path, "open", path[0][1][1])
     assert plan.replay()[-1].outcome.status is Status.WON
     assert len(plan.turns) == 12
+
+
+def test_a_plan_valued_from_no_hand_in_time_is_said_so():
+    # A plan came, but the budget ran out in its first opening hand: the
+    # lower bound is 0, and the answer says why.
+    got = expected._bracketed(0.0, 1.0, PathBound(turns=13), nodes=0, seconds=10.0)
+    assert got.lower == 0.0 and got.upper == 1.0
+    assert got.method.startswith("lower: a fixed 13-turn flight plan, valued from no opening hand in time;")
+    none = expected._bracketed(0.0, 1.0, PathBound(), nodes=0, seconds=10.0)
+    assert none.method.startswith("lower: none found in time;")
