@@ -17,10 +17,9 @@ from sensor_ghosts.generators import generate_setup
 from sensor_ghosts.rules.geometry import Direction
 from sensor_ghosts.rules.options import RuleOptions
 from sensor_ghosts.rules.state import Status
-from sensor_ghosts.solver import solve, split
+from sensor_ghosts.solver import plan_search, solve, split
 from sensor_ghosts.solver.api import start_state
 from sensor_ghosts.solver.model import FLY, PEEK, PEND, SHIELDS, SHIFT, Model, pay_class
-from sensor_ghosts.solver.plan_search import INF_TURNS
 from sensor_ghosts.solver.search import Heuristic, astar, cards_left
 
 
@@ -156,7 +155,7 @@ def test_solve_tries_the_relaxed_bound_as_the_turns_then_falls_back(seed, mode):
     # Either way the answer is the A*-then-card-search one.
     setup = generate_setup(seed=seed)
     m, roots = _model(setup, mode)
-    guess = min(Heuristic(m).bounds(st, INF_TURNS)[0] for st, _ in roots)
+    guess = min(Heuristic(m).bounds(st, plan_search.INF_TURNS)[0] for st, _ in roots)
     first = astar(m, roots, objective="turns-only", timeout=60)
     assert (guess < first.value[0]) == (seed == 54)
     out = split.fewest_cards(m, roots, first.value[0])
@@ -171,7 +170,6 @@ def test_a_fewest_turns_search_cut_short_keeps_what_the_card_search_proved(monke
     # little the fewest-turns A* that follows gets done before its limit
     # (stood in for here by one that stops at once with a bound of 3; a
     # clock-cut A* reported "at least 4" on setup 654).
-    from sensor_ghosts.solver import plan_search
     from sensor_ghosts.solver.search import SearchOutcome
 
     monkeypatch.setattr(plan_search, "CARD_SEARCH_TURNS", 1)  # the card search at the bound alone, then the A*
@@ -211,7 +209,7 @@ def test_keeping_the_far_rows_proves_a_number_of_turns_short():
     for after in (1, 2000, None):
         m, roots = _model(setup, "open")
         h = Heuristic(m, forget_far_rows=True)
-        assert min(h.bounds(st, INF_TURNS)[0] for st, _ in roots) == 11
+        assert min(h.bounds(st, plan_search.INF_TURNS)[0] for st, _ in roots) == 11
         out = split.fewest_cards(m, roots, 11, heuristic=h, keep_rows_after=after, any_cards=True, max_nodes=5000)
         got[after] = (out.status, out.nodes)
     assert got[1][0] == got[2000][0] == "unsolvable" and got[1][1] < 100 and got[2000][1] > 2000, got
@@ -223,7 +221,6 @@ def test_ctrl_c_in_the_card_search_carries_what_it_proved(monkeypatch):
     # (10) says "at least 10"; in the A* after the card search proved no plan
     # of 10, "at least 11" even where the A*'s own bound is lower (3 here).
     # (The CLI said "no bound yet" once the A* had handed over.)
-    from sensor_ghosts.solver import plan_search
     from sensor_ghosts.solver.search import SearchInterrupted
 
     def interrupted(*args, **kwargs):
@@ -255,7 +252,6 @@ def test_the_fewest_turns_astar_from_a_proven_floor_stays_exact(monkeypatch, see
     # first beneath it). It finds the same optimum as the plain A*, from
     # the floor solve gives it and from the tightest floor (the optimum),
     # and solve's plan replays to a win.
-    from sensor_ghosts.solver import plan_search
 
     setup = generate_setup(seed=seed, options=options)
     plain = astar(*_model(setup, "open"), objective="turns-only", timeout=300)
@@ -288,7 +284,6 @@ def test_the_card_search_deepened_finds_the_optimum_of_the_astar(monkeypatch, se
     # tries one turn more (``CARD_SEARCH_TURNS``) before the A* takes over:
     # the same turns (and cards) as the joint A*, with no A* run, and the
     # plan replays.
-    from sensor_ghosts.solver import plan_search
 
     setup = generate_setup(seed=seed, options=options)
     joint = astar(*_model(setup, "open"), objective=objective, timeout=300)
