@@ -22,7 +22,11 @@ wins, not a probability):
   ``split.GridHalf.turns_needed``) exceeds the turns left cannot be won in
   time, and on the second pass at most the deck's cards + 1 turns are left
   (every turn but the last draws a card; an empty deck then loses, [D15]);
-  a draw that runs the second-pass deck dry is a loss;
+  a draw that runs the second-pass deck dry is a loss; most of a grid's
+  turns are Deep Scan flips, and those of a whole row are ruled out at once
+  by one relaxed search, as is each shift, before any is worked out, where
+  that search shows none can be won in time (``_deep_scans_ruled_out`` says
+  why that is exact);
 * transpositions: a position won within some number of turns is won within
   more; one not won within some number is not won within fewer.
 
@@ -41,7 +45,21 @@ from functools import reduce
 from operator import or_
 
 from . import split
-from .model import DECK, HANDS, MASKS, PASS2, PEND, POD, SHIP, Model
+from .model import (
+    DECK,
+    FLIP,
+    HANDS,
+    MASKS,
+    PASS2,
+    PEND,
+    POD,
+    ROT,
+    SHIFT,
+    SHIP,
+    Model,
+    members,
+    xor_set,
+)
 from .model_state import Root
 from .search import Heuristic
 
@@ -158,14 +176,17 @@ class SureWin:
         if got is None:
             gk = self._grids[gid]
             ranked: dict[tuple, list] = {}
-            bound = self._turns_needed
             # Most actions are Deep Scans (every card's flip, every row's
             # shift), and near a deadline none of them can be followed by a
             # win: one relaxed search rules them all out (``scan_within``, as
             # ``split.GridHalf.scan_may_fit``), where each would cost a turn
             # worked out and its re-scan outcomes bounded.
             scans = left > 1 and self.grid.relaxed_bound().scan_within(split.as_state(gk, split.NO_CARDS), left)
-            for pc, end in self.grid.ends(gk, pod, scans=scans):
+            without = self._deep_scans_ruled_out(gk, pod, left - 1) if scans else frozenset()
+            # The four Peeks share one grid end (``Model.grid_moves``): it is
+            # bounded once.
+            shared: dict[int, list] = {}
+            for pc, end in self.grid.ends(gk, pod, scans=scans, without=without):
                 if self.deadline is not None and time.perf_counter() > self.deadline:
                     raise _OutOfBudget  # (before anything is kept)
                 if end is None:
@@ -174,11 +195,9 @@ class SureWin:
                 if won:
                     ranked.setdefault(pc, []).append((-1, True, []))
                     continue
-                outcomes = [g2 for g2 in split.next_grids(end) if g2 is not None] if left > 1 else []
-                if len(outcomes) > 1 and not self._any_may_fit(outcomes, left - 1):
-                    continue
-                nexts = [(b, g2) for g2 in map(self._grid_id, outcomes) if (b := bound(g2, left - 1)) < left]
-                nexts.sort(key=_first)
+                nexts = shared.get(id(end))
+                if nexts is None:
+                    nexts = shared[id(end)] = self._may_win_next(end, left)
                 if nexts:
                     ranked.setdefault(pc, []).append((nexts[0][0], False, [g2 for _b, g2 in nexts]))
             if self.deadline is not None and time.perf_counter() > self.deadline:
@@ -186,6 +205,90 @@ class SureWin:
             got = self._moves[key] = {pc: [(w, n) for _b, w, n in sorted(acts, key=lambda a: a[:2])]
                                       for pc, acts in ranked.items()}
         return got
+
+    def _may_win_next(self, end: tuple, left: int) -> list[tuple[int, int]]:
+        """(turn bound, grid id) of the re-scan outcomes of grid end ``end``
+        that may still be won within ``left - 1`` turns, the smallest bound
+        first."""
+        outcomes = [g2 for g2 in split.next_grids(end) if g2 is not None] if left > 1 else []
+        if len(outcomes) > 1 and not self._any_may_fit(outcomes, left - 1):
+            return []
+        bound = self._turns_needed
+        nexts = [(b, g2) for g2 in map(self._grid_id, outcomes) if (b := bound(g2, left - 1)) < left]
+        nexts.sort(key=_first)
+        return nexts
+
+    def _deep_scans_ruled_out(self, gk: tuple, pod: tuple | None, turns: int) -> frozenset[tuple]:
+        """Deep Scans from grid ``gk`` (the pod moving by ``pod``) none of
+        whose re-scan outcomes can be won within ``turns`` turns in the
+        relaxed game, found before their turns are worked out: most of a
+        grid's turns are Deep Scans, and most lead nowhere. Every Deep Scan
+        ends the turn as a Peek does (the re-scan alone:
+        ``Model.wait_end``) but for one row:
+
+        * a flip toggles its card in every pattern of its row
+          (``Model.apply_action``; a row's patterns go by card, so the
+          re-scan's shift leaves them be), and in the row the re-scan
+          flips, the re-scan then leaves that card out
+          (``_rescanned_after_flip``). One relaxed search from the Peek's
+          outcomes with that row's patterns after each of its flips,
+          merged, starts from a superset, row by row, of every such flip's
+          every outcome, so it needs no more turns than any (a superset of
+          patterns only adds choices, relaxed.py): where it fails, the
+          row's flips go;
+        * a shift turns its row one place more, so the Peek's outcomes with
+          that row turned are its outcomes as the relaxed game sees them
+          (the pod, which may ride along, it does not see).
+
+        The Peek's outcomes differ only in the re-scanned row, merged as in
+        ``_any_may_fit``. Where a search here fails, each action's own check
+        would too: this changes which relaxed searches are made, not which
+        turns are kept."""
+        if turns < 1 or pod == split.SKIP:
+            return frozenset()
+        end = self.grid.wait_end(gk, pod)
+        if end is None or end[0]:
+            return frozenset()
+        outcomes = [g2 for g2 in split.next_grids(end) if g2 is not None]
+        first = outcomes[0]
+        ahead = first[SHIP][0] + 1  # the re-scanned row, 0-based
+        masks = list(first[MASKS])
+        if ahead < len(masks):
+            masks[ahead] = reduce(or_, [g2[MASKS][ahead] for g2 in outcomes])
+        relaxed = self.grid.relaxed_bound()
+
+        def within(rot: tuple, masks_: list) -> bool:
+            return relaxed.within(split.as_state((*first[:ROT], rot, tuple(masks_), *first[MASKS + 1:]),
+                                                 split.NO_CARDS), turns)
+
+        out: list[tuple] = []
+        for row, cards in enumerate(self.m.flip_idx):
+            if not cards:
+                continue
+            merged = list(masks)
+            if row == ahead:
+                merged[row] = reduce(or_, [self._rescanned_after_flip(gk, row, j) for j in cards])
+                if not merged[row]:
+                    continue  # (no outcome: each flip is dropped on its own)
+            else:
+                merged[row] = reduce(or_, [xor_set(masks[row], j) for j in cards])
+            if not within(first[ROT], merged):
+                out += [(FLIP, (row, j)) for j in cards]
+        for row in self.m.shiftable_rows(self.m.branch_of(split.as_state(gk, split.NO_CARDS))):
+            rot = list(first[ROT])
+            rot[row] = (rot[row] + 1) % 5
+            if not within(tuple(rot), masks):
+                out.append((SHIFT, row))
+        return frozenset(out)
+
+    def _rescanned_after_flip(self, gk: tuple, row: int, j: int) -> int:
+        """The pattern set of row ``row`` of grid ``gk`` after a turn that
+        flips its card ``j`` by a Deep Scan, that row being the one the
+        re-scan then flips: every legal re-scan of the row with that card
+        left out ([D23]), as ``Model._grid_end`` makes them."""
+        (m,) = members(gk[MASKS][row])  # (expected mode: every flip explicit, one pattern a row)
+        m1 = m ^ 1 << j
+        return reduce(or_, [1 << (m1 ^ p) for p in self.m.rescan_choices(row, m1, 1 << j)], 0)
 
     def _any_may_fit(self, outcomes: list[tuple], turns: int) -> bool:
         """False only if no grid of ``outcomes`` (one action's re-scan

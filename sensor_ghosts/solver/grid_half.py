@@ -209,15 +209,20 @@ class GridHalf:
         return got
 
     def ends(self, gk: tuple, pod: tuple | None, only: tuple | None = None,
-             scans: bool = True) -> list[tuple[tuple, tuple | None]]:
+             scans: bool = True, without: frozenset[tuple] = frozenset()) -> list[tuple[tuple, tuple | None]]:
         """(pay class, grid end: ``Model._grid_end``) of every turn from grid
         ``gk`` (of pay class ``only``, if given; without the Deep Scans if
-        not ``scans``), the pod moving by ``pod``; ``pod`` SKIP: the turn of
+        not ``scans``, and without the actions in ``without``), the pod
+        moving by ``pod``; ``pod`` SKIP: the turn of
         a player without cards (pay class SKIP, §9)."""
         st = as_state(gk, NO_CARDS)
         if pod == SKIP:
             return [(SKIP, self.m.grid_skip(st))]
-        return [(pay_class(act), end) for act, end in self.m.grid_moves(st, pod, only, scans)]
+        return [(pay_class(act), end) for act, end in self.m.grid_moves(st, pod, only, scans, without)]
+
+    def wait_end(self, gk: tuple, pod: tuple | None) -> tuple | None:
+        """``Model.wait_end`` of grid ``gk``: the re-scan alone."""
+        return self.m.wait_end(as_state(gk, NO_CARDS), pod)
 
     def live(self, gid: int, t: int) -> dict:
         """(pay class, pod move) -> ``nexts``' answer, as far as asked (one

@@ -76,7 +76,7 @@ from collections.abc import Callable
 from itertools import combinations
 
 from ..rules.cards import SectorType, Side
-from ..rules.geometry import EARTH
+from ..rules.geometry import DIRECTIONS, EARTH
 from ..rules.setup import Gap, Slot
 from ..rules.state import GameState
 from .card_rules import CardRules
@@ -451,12 +451,13 @@ class Model(GridRules, CardRules):
         ]
 
     def grid_moves(self, st: tuple, pod: tuple | None = None, only: tuple | None = None,
-                   scans: bool = True) -> list[tuple[tuple, tuple]]:
+                   scans: bool = True, without: frozenset[tuple] = frozenset()) -> list[tuple[tuple, tuple]]:
         """The grid's side of every turn from ``st`` with a command whatever
         cards pay for it, the pod (if any) moving by ``pod`` (``pod_move``):
         (action, ``_grid_end``) pairs over every bolster and every action
         (of pay class ``only``, if given; without the Deep Scans if not
-        ``scans``). Without the §12 second action a
+        ``scans``, and without the actions in ``without``). Without the §12
+        second action a
         turn's grid side is its action's and the pod's move alone
         (``solver.split``)."""
         assert not self.second_ok
@@ -464,6 +465,8 @@ class Model(GridRules, CardRules):
         for _bolster, base, useful_only in self._bolstered(st):
             peek = None  # a Peek changes nothing on the grid, whatever its direction
             for act in self.class_actions(base, only, scans):
+                if act in without:
+                    continue
                 if act[0] == PEEK:
                     if peek is None:
                         peek = self._action_ends(base, act, pod, useful_only)
@@ -472,6 +475,14 @@ class Model(GridRules, CardRules):
                     ends = self._action_ends(base, act, pod, useful_only)
                 out.extend((act, end) for end in ends if end is not None)
         return out
+
+    def wait_end(self, st: tuple, pod: tuple | None = None) -> tuple | None:
+        """The grid end (``_grid_end``) of a turn from ``st`` whose action
+        changes nothing on the grid (a Peek, no bolster), the pod moving by
+        ``pod``: the re-scan alone. None unless it is one end."""
+        assert not self.second_ok
+        ends = self._action_ends(self.branch_of(st), (PEEK, DIRECTIONS[0]), pod, False)
+        return ends[0] if len(ends) == 1 else None
 
     def grid_skip(self, st: tuple) -> tuple | None:
         """The grid's side of a turn whose active player holds no card (§9:

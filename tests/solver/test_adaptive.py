@@ -18,7 +18,7 @@ from sensor_ghosts.solver import expected, split
 from sensor_ghosts.solver.adaptive import SureWin
 from sensor_ghosts.solver.api import solve
 from sensor_ghosts.solver.expected import PathBound, path_lower_bound
-from sensor_ghosts.solver.model import MASKS, SCAN, SHIP, Model
+from sensor_ghosts.solver.model import FLIP, MASKS, ROT, SCAN, SHIFT, SHIP, Model, xor_set
 from sensor_ghosts.solver.plan import build_plan
 from sensor_ghosts.solver.search import Heuristic
 
@@ -256,3 +256,87 @@ def test_the_deep_scan_cut_drops_only_deep_scans_no_outcome_of_which_fits():
                 assert all(sure.grid.turns_needed(g2, left - 1) > left - 1
                            for end in scans for g2 in split.next_grids(end))
     assert said == {True, False}
+
+
+
+def test_a_deep_scan_ends_its_turn_as_a_peek_but_for_one_row():
+    # What ``_deep_scans_ruled_out`` builds on: a flip of a card in a row the
+    # re-scan does not flip has the Peek's re-scan outcomes with that row's
+    # patterns toggled at the card; a flip in the row it flips, the Peek's
+    # outcomes but for that row; a shift, with that row turned once more.
+    flips = shifts = ahead_flips = 0
+    for sure, gk in _sample_grids():
+        wait = split.next_grids(sure.grid.wait_end(gk, None))
+        ahead = wait[0][SHIP][0] + 1
+        for act, end in sure.m.grid_moves(split.as_state(gk, split.NO_CARDS)):
+            if act[0] == SHIFT:
+                row = act[1]
+                want = [(*g2[:ROT], tuple((x + (r == row)) % 5 for r, x in enumerate(g2[ROT])), *g2[ROT + 1:])
+                        for g2 in wait]
+                shifts += 1
+            elif act[0] == FLIP and act[1][0] != ahead:
+                row, j = act[1]
+                want = [(*g2[:MASKS], tuple(xor_set(m, j) if r == row else m for r, m in enumerate(g2[MASKS])),
+                         *g2[MASKS + 1:]) for g2 in wait]
+                flips += 1
+            elif act[0] == FLIP:
+                # In the re-scanned row: the wait's first outcome but for
+                # that row, one outcome per pattern ``_rescanned_after_flip`` says.
+                row, j = act[1]
+                got = split.next_grids(end)
+                assert [(*g2[:MASKS], *g2[MASKS + 1:]) for g2 in got] == [
+                    (*wait[0][:MASKS], *wait[0][MASKS + 1:])] * len(got)
+                assert {tuple(m for r, m in enumerate(g2[MASKS]) if r != row) for g2 in got} == {
+                    tuple(m for r, m in enumerate(wait[0][MASKS]) if r != row)}
+                assert sum(g2[MASKS][row] for g2 in got) == sure._rescanned_after_flip(gk, row, j)
+                assert len({g2[MASKS][row] for g2 in got}) == len(got)
+                ahead_flips += 1
+                continue
+            else:
+                continue
+            assert split.next_grids(end) == want
+    assert flips > 100 and shifts > 20 and ahead_flips > 10
+
+
+def test_deep_scans_are_ruled_out_only_where_each_is_on_its_own():
+    # One relaxed search for all the flips of a row, or for a shift, rules
+    # them out only where each one's every re-scan outcome is bounded out on
+    # its own; and it does rule some out, and keeps some.
+    ruled, kept = set(), set()
+    for sure, gk in _sample_grids():
+        st = split.as_state(gk, split.NO_CARDS)
+        scans = [(act, end) for act, end in sure.m.grid_moves(st) if act[0] in (FLIP, SHIFT)]
+        for left in (2, 3, 5, 8):
+            out = sure._deep_scans_ruled_out(gk, None, left)
+            for act, end in scans:
+                if act in out:
+                    ruled.add(act[0])
+                    assert all(sure.grid.turns_needed(g2, left) > left for g2 in split.next_grids(end))
+                else:
+                    kept.add(act[0])
+            assert [ae for ae in sure.m.grid_moves(st) if ae[0] not in out] == sure.m.grid_moves(st, without=out)
+    assert ruled == kept == {FLIP, SHIFT}
+
+
+@pytest.mark.parametrize("seed", [4, 7])
+def test_ruling_deep_scans_out_before_their_turns_changes_no_position(seed, monkeypatch):
+    # The same positions are shown won and lost, in the same number of
+    # steps, with Deep Scans ruled out before their turns are worked out as
+    # with each checked on its own.
+    setup = generate_setup(seed=seed)
+    roots = [st for st, _dealt in Model(initial_state(setup, setup.deal), "expected").open_roots()][:3]
+
+    def tables() -> tuple:
+        sure = SureWin(Model(initial_state(setup, setup.deal), "expected"), max_nodes=4000)
+        for turns in (11, 12, 13):
+            if sure.within(roots, turns) is not False:
+                break
+        def by_content(table: dict) -> set:
+            # (ids are given in the order grids are met, which may differ)
+            return {(sure._grids[key >> 32], sure._cards[key & (1 << 32) - 1], left) for key, left in table.items()}
+
+        return sure.nodes, by_content(sure._won), by_content(sure._lost)
+
+    at_once = tables()
+    monkeypatch.setattr(SureWin, "_deep_scans_ruled_out", lambda self, gk, pod, turns: frozenset())
+    assert tables() == at_once
