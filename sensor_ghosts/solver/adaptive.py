@@ -71,6 +71,7 @@ class _OutOfBudget(Exception):
 # A position's key: its grid's id and its card state's id in one int.
 _CARD_BITS = 32
 _NO_CAP = 1 << 30  # (the first pass: no cap from the deck)
+_NEVER = 1 << 31  # (more turns than any position is proven won within)
 
 
 def _first(pair: tuple) -> int:
@@ -338,7 +339,9 @@ class SureWin:
         return got
 
     def _won_within(self, gid: int, cid: int, left: int) -> bool:
-        left = min(left, self._caps[cid])
+        cap = self._caps[cid]
+        if cap < left:
+            left = cap
         key = gid << _CARD_BITS | cid
         if self._won.get(key, left + 1) <= left:
             return True
@@ -354,6 +357,10 @@ class SureWin:
 
     def _some_turn_wins(self, gid: int, cid: int, left: int) -> bool:
         turns: dict = {}  # pod move -> ``_grid_turns`` (asked once each)
+        # ``_won_within``'s tables are read here before it is called: most
+        # answers are there, and a call costs more than the lookups.
+        won_at, lost_at, caps = self._won, self._lost, self._caps
+        within = left - 1
         for (pc, pod), after in self._commands(cid, gid).items():
             by_class = turns.get(pod)
             if by_class is None:
@@ -369,8 +376,12 @@ class SureWin:
                     continue  # the second-pass deck runs dry: lost
                 for _won, nexts in actions:
                     for i, cid2 in enumerate(draws):
+                        cap = caps[cid2]
+                        then = within if within < cap else cap  # (as ``_won_within`` caps it)
                         for j, g2 in enumerate(nexts):
-                            if self._won_within(g2, cid2, left - 1):
+                            key = g2 << _CARD_BITS | cid2
+                            if won_at.get(key, _NEVER) <= then or (
+                                    lost_at.get(key, -1) < then and self._won_within(g2, cid2, within)):
                                 if j:
                                     # The re-scan outcome that wins after one
                                     # draw often wins after the others too:
