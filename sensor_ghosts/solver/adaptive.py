@@ -242,7 +242,9 @@ class SureWin:
           (the pod, which may ride along, it does not see).
 
         The Peek's outcomes differ only in the re-scanned row, merged as in
-        ``_any_may_fit``. Where a search here fails, each action's own check
+        ``_any_may_fit``. Every row's flips are tried at once first (each
+        row's patterns as the Peek leaves them and after its flips, merged),
+        then row by row. Where a search here fails, each action's own check
         would too: this changes which relaxed searches are made, not which
         turns are kept."""
         if turns < 1 or pod == split.SKIP:
@@ -263,24 +265,41 @@ class SureWin:
                                                  split.NO_CARDS), turns)
 
         out: list[tuple] = []
+        flipped: dict[int, int] = {}  # row -> its patterns after each of its flips, merged
         for row, cards in enumerate(self.m.flip_idx):
             if not cards:
                 continue
-            merged = list(masks)
             if row == ahead:
-                merged[row] = reduce(or_, [self._rescanned_after_flip(gk, row, j) for j in cards])
-                if not merged[row]:
-                    continue  # (no outcome: each flip is dropped on its own)
+                got = reduce(or_, [self._rescanned_after_flip(gk, row, j) for j in cards])
+                if got:  # (else no outcome: each flip is dropped on its own)
+                    flipped[row] = got
             else:
-                merged[row] = reduce(or_, [xor_set(masks[row], j) for j in cards])
+                flipped[row] = reduce(or_, [xor_set(masks[row], j) for j in cards])
+        # First every row's flips at once (every row with its patterns as
+        # the Peek leaves them and after its flips, merged: a superset of
+        # each flip's outcomes again); most often none can win in time.
+        every = [m | flipped.get(row, 0) for row, m in enumerate(masks)]
+        if flipped and not within(first[ROT], every):
+            return frozenset([(FLIP, (row, j)) for row in flipped for j in self.m.flip_idx[row]]
+                             + self._shifts_ruled_out(gk, first, masks, within))
+        for row, got in flipped.items():
+            merged = list(masks)
+            merged[row] = got
             if not within(first[ROT], merged):
-                out += [(FLIP, (row, j)) for j in cards]
+                out += [(FLIP, (row, j)) for j in self.m.flip_idx[row]]
+        return frozenset(out + self._shifts_ruled_out(gk, first, masks, within))
+
+    def _shifts_ruled_out(self, gk: tuple, first: tuple, masks: list, within: Callable) -> list[tuple]:
+        """``_deep_scans_ruled_out``'s shifts: those of grid ``gk`` whose
+        row turned once more in the Peek's merged outcome (``first`` with
+        ``masks``) cannot be won in time (``within(rotations, masks)``)."""
+        out = []
         for row in self.m.shiftable_rows(self.m.branch_of(split.as_state(gk, split.NO_CARDS))):
             rot = list(first[ROT])
             rot[row] = (rot[row] + 1) % 5
             if not within(tuple(rot), masks):
                 out.append((SHIFT, row))
-        return frozenset(out)
+        return out
 
     def _rescanned_after_flip(self, gk: tuple, row: int, j: int) -> int:
         """The pattern set of row ``row`` of grid ``gk`` after a turn that
