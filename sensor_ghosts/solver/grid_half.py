@@ -213,8 +213,8 @@ class GridHalf:
         """(pay class, grid end: ``Model._grid_end``) of every turn from grid
         ``gk`` (of pay class ``only``, if given; without the Deep Scans if
         not ``scans``, and without the actions in ``without``), the pod
-        moving by ``pod``; ``pod`` SKIP: the turn of
-        a player without cards (pay class SKIP, §9)."""
+        moving by ``pod``; ``pod`` SKIP: the turn of a player without cards
+        (pay class SKIP, §9)."""
         st = as_state(gk, NO_CARDS)
         if pod == SKIP:
             return [(SKIP, self.m.grid_skip(st))]

@@ -457,9 +457,8 @@ class Model(GridRules, CardRules):
         (action, ``_grid_end``) pairs over every bolster and every action
         (of pay class ``only``, if given; without the Deep Scans if not
         ``scans``, and without the actions in ``without``). Without the §12
-        second action a
-        turn's grid side is its action's and the pod's move alone
-        (``solver.split``)."""
+        second action a turn's grid side is its action's and the pod's move
+        alone (``solver.split``)."""
         assert not self.second_ok
         out: list[tuple[tuple, tuple]] = []
         for _bolster, base, useful_only in self._bolstered(st):
