@@ -258,7 +258,6 @@ def test_the_deep_scan_cut_drops_only_deep_scans_no_outcome_of_which_fits():
     assert said == {True, False}
 
 
-
 def test_a_deep_scan_ends_its_turn_as_a_peek_but_for_one_row():
     # What ``_deep_scans_ruled_out`` builds on: a flip of a card in a row the
     # re-scan does not flip has the Peek's re-scan outcomes with that row's
@@ -331,6 +330,7 @@ def test_ruling_deep_scans_out_before_their_turns_changes_no_position(seed, monk
         for turns in (11, 12, 13):
             if sure.within(roots, turns) is not False:
                 break
+
         def by_content(table: dict) -> set:
             # (ids are given in the order grids are met, which may differ)
             return {(sure._grids[key >> 32], sure._cards[key & (1 << 32) - 1], left) for key, left in table.items()}
