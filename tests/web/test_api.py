@@ -254,3 +254,43 @@ def test_serve_command_listens_on_localhost_by_default_and_says_when_it_cannot()
         port = taken.getsockname()[1]
         r = CliRunner().invoke(main, ["serve", "--port", str(port)])
     assert r.exit_code == 1 and "cannot listen on 127.0.0.1" in r.output
+
+
+def test_the_workers_make_the_compiled_kernels_one_at_a_time(monkeypatch):
+    # After an install the first worker compiles the kernels into Numba's
+    # cache; workers doing that at once can crash one another
+    # (numba/numba#4807). The pool's workers share a lock around it.
+    from sensor_ghosts.solver import compiled
+    from sensor_ghosts.web import work
+
+    class Lock:
+        held = False
+
+        def acquire(self, timeout: float) -> bool:
+            assert timeout == work.LOAD_WAIT
+            self.held = True
+            return True
+
+        def release(self) -> None:
+            self.held = False
+
+    lock = Lock()
+    seen = []
+    monkeypatch.setattr(compiled, "load_for", lambda state, notice=None: seen.append(lock.held) or 0.0)
+    work.warm_up(lock)
+    # (The first call makes them; the hint after it calls again, a no-op.)
+    assert seen[0] and not lock.held
+    made = {}
+
+    class Pool:
+        def __init__(self, **kwargs):
+            made.update(kwargs)
+
+        def submit(self, fn, *args):
+            return None
+
+    monkeypatch.setattr(work, "ProcessPoolExecutor", Pool)
+    work.Workers(2)
+    assert made["initializer"] is work.warm_up
+    (shared,) = made["initargs"]
+    assert shared.acquire(timeout=1) and (shared.release() is None)
