@@ -117,6 +117,9 @@ from .pattern_sets import A_LOW, FULL, members, pattern_columns, xor_mask_set, x
 # The grids (with a bolster) whose turns' grid ends ``Model`` keeps across
 # calls with the §12 second action (``_turn_grid_ends``).
 TURN_GRIDS_KEPT = 2_000
+# And the second action's commands by the cards and what of the branch they
+# read (``Model._second``), at most this many (memory).
+SECOND_COMMANDS_KEPT = 200_000
 
 # What other modules import from here: the model's parts live in
 # ``model_state``, ``pattern_sets``, ``grid_rules`` and ``card_rules``.
@@ -148,6 +151,7 @@ class Model(GridRules, CardRules):
         self.mode = mode
         self._keep: Callable[[tuple], bool] | None = None  # see successors()
         self._second_actions: dict[tuple, list[tuple]] = {}  # see second_actions()
+        self._second_commands: dict[tuple, list[tuple]] = {}  # see _second()
         self._turn_grids: dict[tuple, tuple[dict, dict]] = {}  # see _turn_grid_ends()
         self.lazy = mode in ("deal", "open")
         # Deferred Deep Scan flips: exact only while faces never decide which cards
@@ -527,7 +531,20 @@ class Model(GridRules, CardRules):
         sample already spent; left as it is). ``ends_of``: the grid ends
         of second actions worked out so far, by (``at``, the first run's
         key, action, pod move): they read no card, and are ``_kept``'s."""
-        for c2 in self.commands(b3, c1[5], fl, actions=self.second_actions(b3, fl)):
+        if ends_of is None:
+            seconds = self.commands(b3, c1[5], fl, actions=self.second_actions(b3, fl))
+        else:
+            # The commands read the cards, the actions (by the ship's cell
+            # and ``fl``: ``second_actions``) and whether the pod may move,
+            # nothing else of the branch: kept by those, as the grid ends are.
+            key = (c1[5], b3.ship, fl, b3.pod is not None and b3.pod != EARTH)
+            seconds = self._second_commands.get(key)
+            if seconds is None:
+                if len(self._second_commands) >= SECOND_COMMANDS_KEPT:
+                    self._second_commands.clear()
+                seconds = self._second_commands[key] = list(
+                    self.commands(b3, c1[5], fl, actions=self.second_actions(b3, fl)))
+        for c2 in seconds:
             ncards = len(c1[0]) + len(c2[0])
             if ends_of is None:
                 rec2 = self._cmd_record(b3, c2)

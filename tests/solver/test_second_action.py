@@ -11,12 +11,13 @@ from instances import near_earth
 
 from sensor_ghosts.generators.generate import generate_setup
 from sensor_ghosts.rules.engine import apply_turn, legal_turns
+from sensor_ghosts.rules.geometry import EARTH
 from sensor_ghosts.rules.options import RuleOptions
 from sensor_ghosts.rules.setup import Slot
 from sensor_ghosts.rules.state import GameState, initial_state
 from sensor_ghosts.solver import relaxed, search, solve
 from sensor_ghosts.solver import relaxed_kernel as kernel
-from sensor_ghosts.solver.model import Model
+from sensor_ghosts.solver.model import POD, Model
 from sensor_ghosts.solver.search import Heuristic
 
 SECOND = RuleOptions(second_action=True)
@@ -252,3 +253,38 @@ def test_grid_ends_kept_per_action_give_the_same_successors(mode):
             assert m.successors(root) == expected
             checked += 1
     assert checked >= 3
+
+
+@pytest.mark.parametrize("mode", ["deal", "open"])
+def test_the_second_actions_commands_kept_across_states_give_the_same_successors(mode):
+    """The second action's commands are kept by the cards, the ship's cell,
+    the cards flipped so far and whether the pod may move
+    (``Model._second``): one model's successors of state after state, its
+    tables filling as it goes, are those worked out afresh. With the pod,
+    whose moves the commands choose too."""
+    rng = random.Random(7)
+    checked = 0
+    for seed, options in ((0, SECOND), (1, SECOND), (2, RuleOptions(second_action=True, escape_pod=True))):
+        setup = generate_setup(seed, options)
+        # From the first state of an optimal plan that holds a virus.
+        plan = solve(setup, mode="deal", objective="turns-only", timeout=60).plan
+        m = Model(next(st for st in plan.replay() if st.held), mode)
+        st = m.root_state()
+        for _turn in range(8):
+            got = m.successors(st)
+            if st[search.HELD] >= 1:
+                assert got == _successors_one_command_at_a_time(m, st), (seed, _turn)
+                checked += 1
+            live = [s2 for s2, _rec, _n, won in got if not won]
+            if not live:
+                break
+            holding = [s2 for s2 in live if s2[search.HELD] >= 1]
+            st = rng.choice(holding or live)
+            if options.escape_pod and st[search.HELD] >= 1 and st[POD] != EARTH:
+                # The same cards and ship with the pod arrived: no pod move
+                # to choose, so other commands.
+                arrived = (st[0], EARTH, *st[2:])
+                m.successors(st)
+                assert m.successors(arrived) == _successors_one_command_at_a_time(m, arrived), seed
+                checked += 1
+    assert checked >= 6
