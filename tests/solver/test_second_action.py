@@ -282,7 +282,7 @@ def test_the_second_actions_commands_kept_across_states_give_the_same_successors
             st = rng.choice(holding or live)
             if options.escape_pod and st[search.HELD] >= 1 and st[POD] != EARTH:
                 # The same cards and ship with the pod arrived: no pod move
-                # to choose, so other commands.
+                # to choose, so other commands than those just kept for st.
                 arrived = (st[0], EARTH, *st[2:])
                 m.successors(st)
                 assert m.successors(arrived) == _successors_one_command_at_a_time(m, arrived), seed

@@ -293,4 +293,5 @@ def test_the_workers_make_the_compiled_kernels_one_at_a_time(monkeypatch):
     work.Workers(2)
     assert made["initializer"] is work.warm_up
     (shared,) = made["initargs"]
-    assert shared.acquire(timeout=1) and (shared.release() is None)
+    assert shared.acquire(timeout=1)  # a lock the workers share
+    shared.release()
