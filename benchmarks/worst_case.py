@@ -194,16 +194,6 @@ def main() -> int:
     if tasks:
         from distributed import Client, LocalCluster, as_completed
 
-        if not args.scheduler:
-            # The kernels made here first: local workers compiling and caching
-            # the same kernel at once can crash one another (numba/numba#4807).
-            from sensor_ghosts.generators import generate_setup
-            from sensor_ghosts.rules.state import initial_state
-            from sensor_ghosts.solver import compiled
-
-            for v in dict.fromkeys(v for v, _s, _m, _o in tasks):
-                setup = generate_setup(0, _options(v))
-                compiled.load_for(initial_state(setup, setup.deal))
         cluster = None if args.scheduler else LocalCluster(
             n_workers=args.workers, threads_per_worker=1, processes=True, dashboard_address=None)
         with Client(cluster if cluster is not None else args.scheduler) as client:

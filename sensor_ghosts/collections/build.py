@@ -166,24 +166,6 @@ class Summary:
         return out
 
 
-def _make_kernels(seed: int, options: RuleOptions) -> None:
-    """Make the solver's compiled kernels for ``options`` here, before the
-    local workers start, so that they only load them from Numba's cache:
-    after an install, processes compiling and caching the same kernel at
-    once can crash one another (numba/numba#4807; seen in this project's
-    test runs)."""
-    from ..generators.generate import generate_setup
-    from ..rules.errors import SensorGhostsError
-    from ..rules.state import initial_state
-    from ..solver import compiled
-
-    try:
-        setup = generate_setup(seed, options)
-    except SensorGhostsError:
-        return  # (the seed's task says why; each worker makes its own kernels then)
-    compiled.load_for(initial_state(setup, setup.deal))
-
-
 def local_cluster(workers: int) -> Any:
     """A LocalCluster of ``workers`` processes of one thread each (the solver
     is CPU-bound Python and Numba). A worker is not declared dead for missing
@@ -229,8 +211,6 @@ def build(
         summary.already = len(set(seeds)) - len(todo)
         if not todo:
             return summary
-        if scheduler is None:
-            _make_kernels(todo[0], options)
         cluster = local_cluster(workers) if scheduler is None else None
         try:
             with Client(cluster if cluster is not None else scheduler) as client:

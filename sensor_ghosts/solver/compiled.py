@@ -8,15 +8,22 @@ inside a solve, that first call would spend the caller's time limit: on a
 fresh install ``verify --timeout 5`` answered 'unknown' after compiling for
 many times its limit. ``load_for`` makes
 the first calls on the instance at hand, before the caller starts its clock,
-and says on standard error what is happening when it takes long.
+and says on standard error what is happening when it takes long. It makes
+them holding a lock between processes (``one_process_at_a_time``), since
+processes compiling and caching the same kernel at once can crash one another.
 """
 
 from __future__ import annotations
 
 import sys
+import tempfile
 import threading
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
+from pathlib import Path
+
+from filelock import FileLock, Timeout
 
 from ..rules.geometry import EARTH, Direction
 from ..rules.options import RuleOptions
@@ -32,6 +39,13 @@ from .split import grid_key
 # cache takes about half a second, a compile about a minute.
 NOTICE_AFTER = 2.0
 KERNELS = ("static_table", "search", "next_grids")
+# Processes compiling and caching the same kernel at once can crash one
+# another (numba/numba#4807; seen in this project's parallel test runs), so
+# a process makes its kernels holding this lock (``one_process_at_a_time``):
+# after an install the first compiles them into Numba's cache, and the others
+# then load them from it.
+LOCK_PATH = Path(tempfile.gettempdir()) / "sensor-ghosts-kernels.lock"
+LOCK_WAIT = 600.0  # seconds; past them a process goes on unlocked (a compile takes about a minute)
 _ready: set[str] = set()  # those called once in this process (the relaxed
 # search by its name in ``SEARCHES``: compiled apart per game)
 _search_of: dict[RuleOptions, str] = {}  # the relaxed search a game's rules take
@@ -66,22 +80,41 @@ def load_for(state: GameState, notice: Callable[[], None] | None = tty_notice) -
         timer.daemon = True
         timer.start()
     try:
-        root = model.root_state()
-        if h_needed:
-            relaxed = Heuristic(model).relaxed  # its table with every row free: ``static_table``
-            if relaxed is not None:  # (None: a model without the relaxed game, ``relaxed.applies``)
-                relaxed.load_tables()
-                _ready.add("static_table")
-                if root[SHIP] != EARTH:  # (else no search is made)
-                    _ready.update(relaxed.load_searches(root))
-                # The searches' clock, compiled in each process at its first
-                # run (``relaxed_kernel.clock``; docs/SOLVER.md, "Fifteenth
-                # session").
-                relaxed_kernel.clock()
-        if grid_needed:
-            CompiledGridTurns(model).nexts(grid_key(root), (FLY, Direction.RIGHT))
-            _ready.add("next_grids")
+        with one_process_at_a_time():
+            root = model.root_state()
+            if h_needed:
+                relaxed = Heuristic(model).relaxed  # its table with every row free: ``static_table``
+                if relaxed is not None:  # (None: a model without the relaxed game, ``relaxed.applies``)
+                    relaxed.load_tables()
+                    _ready.add("static_table")
+                    if root[SHIP] != EARTH:  # (else no search is made)
+                        _ready.update(relaxed.load_searches(root))
+                    # The searches' clock, compiled in each process at its
+                    # first run (``relaxed_kernel.clock``; docs/SOLVER.md,
+                    # "Fifteenth session").
+                    relaxed_kernel.clock()
+            if grid_needed:
+                CompiledGridTurns(model).nexts(grid_key(root), (FLY, Direction.RIGHT))
+                _ready.add("next_grids")
     finally:
         if timer is not None:
             timer.cancel()
     return time.perf_counter() - t0
+
+
+@contextmanager
+def one_process_at_a_time() -> Iterator[None]:
+    """Hold ``LOCK_PATH`` (a lock between processes, which the operating
+    system frees when its holder dies) for the block; where it cannot be
+    had (no such file can be made, or ``LOCK_WAIT`` passes), go on without
+    it, as before there was one."""
+    lock = FileLock(LOCK_PATH, timeout=LOCK_WAIT)
+    try:
+        lock.acquire()
+    except (Timeout, OSError):
+        yield
+        return
+    try:
+        yield
+    finally:
+        lock.release()

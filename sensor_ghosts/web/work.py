@@ -24,9 +24,6 @@ MAX_BUDGET = 30.0
 """The longest hint the page may ask for, seconds."""
 KEEP_JOBS = 200
 """Finished jobs kept for their pages to collect, oldest dropped first."""
-LOAD_WAIT = 600.0
-"""The longest a worker waits for another to make the compiled kernels
-(``warm_up``), seconds: a compile takes about a minute."""
 
 
 # ----------------------------------------------------------------------------
@@ -34,13 +31,9 @@ LOAD_WAIT = 600.0
 # ----------------------------------------------------------------------------
 
 
-def warm_up(lock: Any = None) -> None:
+def warm_up() -> None:
     """Load the advisor and the solver's compiled kernels once per worker, so
-    that the first hint a player asks for is not slowed by them. ``lock``,
-    shared by the pool's workers, makes them load the kernels one at a time:
-    after an install the first compiles them into Numba's cache, and
-    processes compiling and caching the same kernel at once can crash one
-    another (numba/numba#4807; seen in this project's test runs)."""
+    that the first hint a player asks for is not slowed by them."""
     from .. import advisor
     from ..generators import generate_setup
     from ..rules.observation import observe
@@ -49,13 +42,7 @@ def warm_up(lock: Any = None) -> None:
 
     setup = generate_setup(seed=1)
     state = initial_state(setup, setup.deal)
-    # (Not forever: a worker that died holding the lock never gives it back.)
-    held = lock is not None and lock.acquire(timeout=LOAD_WAIT)
-    try:
-        compiled.load_for(state, notice=None)  # quietly: the server said it is starting
-    finally:
-        if held:
-            lock.release()
+    compiled.load_for(state, notice=None)  # quietly: the server said it is starting
     advisor.hint(observe(state, 0), budget=0.05, seed=0)
 
 
@@ -167,12 +154,10 @@ class Workers:
 
     def __init__(self, processes: int = 2):
         # 'spawn': a fresh interpreter per worker, safe beside the server's threads.
-        context = multiprocessing.get_context("spawn")
         self.pool = ProcessPoolExecutor(
             max_workers=processes,
-            mp_context=context,
+            mp_context=multiprocessing.get_context("spawn"),
             initializer=warm_up,
-            initargs=(context.Lock(),),
         )
         self.processes = processes
         self.jobs: dict[str, Job] = {}

@@ -350,27 +350,3 @@ def test_sigterm_stops_a_build_and_its_workers(tmp_path):
     finally:
         if p.poll() is None:
             p.kill()
-
-
-def test_a_local_build_makes_the_kernels_before_its_workers_start(monkeypatch, tmp_path):
-    # Workers compiling and caching the same kernel at once can crash one
-    # another after an install (numba/numba#4807): the build makes them
-    # first, and its local workers only load them from Numba's cache.
-    from sensor_ghosts.collections import build as build_module
-    from sensor_ghosts.solver import compiled
-
-    calls = []
-
-    class Stop(Exception):
-        pass
-
-    def started(workers):
-        calls.append("cluster")
-        raise Stop
-
-    monkeypatch.setattr(compiled, "load_for", lambda state, notice=None: calls.append(state.setup.options) or 0.0)
-    monkeypatch.setattr(build_module, "local_cluster", started)
-    options = RuleOptions(players=3)
-    with pytest.raises(Stop):
-        build(tmp_path / "c.db", [4], options, workers=2)
-    assert calls == [options, "cluster"]

@@ -4,6 +4,8 @@ spend a solve's or a hint's time limit."""
 
 from __future__ import annotations
 
+import subprocess
+import sys
 import time
 
 import pytest
@@ -105,3 +107,40 @@ def test_a_one_sample_game_loads_the_search_it_may_turn_to(monkeypatch):
     monkeypatch.setattr(compiled, "_search_of", {})
     compiled.load_for(initial_state(generate_setup(4)), notice=None)
     assert {"search", "search-track"} <= compiled._ready
+
+
+def test_processes_make_the_kernels_one_at_a_time(slow_first_call, monkeypatch, tmp_path):
+    # Processes compiling and caching the same kernel at once can crash one
+    # another (numba/numba#4807): ``load_for`` makes them holding a lock
+    # between processes. Here another process holds it; the kernels are
+    # made only once it has let go.
+    monkeypatch.setattr(compiled, "LOCK_PATH", tmp_path / "kernels.lock")
+    holder = subprocess.Popen(
+        [sys.executable, "-c", "import sys, time; from filelock import FileLock\n"
+         "lock = FileLock(sys.argv[1]); lock.acquire(); print('held', flush=True)\n"
+         "time.sleep(1.0); print(time.time(), flush=True); lock.release()", str(compiled.LOCK_PATH)],
+        stdout=subprocess.PIPE, text=True)
+    try:
+        assert holder.stdout.readline().strip() == "held"
+        made = []
+        real = compiled.CompiledGridTurns.nexts
+
+        def nexts(self, gk, pc):
+            made.append(time.time())
+            return real(self, gk, pc)
+
+        monkeypatch.setattr(compiled.CompiledGridTurns, "nexts", nexts)
+        setup = generate_setup(seed=4)
+        compiled.load_for(initial_state(setup, setup.deal), notice=None)
+        let_go = float(holder.stdout.readline())
+    finally:
+        holder.wait(10)
+    assert made and made[0] >= let_go and slow_first_call
+
+
+def test_the_kernels_are_made_without_the_lock_where_it_cannot_be_had(slow_first_call, monkeypatch, tmp_path):
+    (tmp_path / "a file").write_text("")
+    monkeypatch.setattr(compiled, "LOCK_PATH", tmp_path / "a file" / "kernels.lock")  # (no lock file can be made)
+    setup = generate_setup(seed=4)
+    compiled.load_for(initial_state(setup, setup.deal), notice=None)
+    assert slow_first_call
