@@ -111,10 +111,11 @@ def one_process_at_a_time() -> Iterator[None]:
     lock = FileLock(LOCK_PATH, timeout=LOCK_WAIT)
     try:
         lock.acquire()
+        held = True
     except (Timeout, OSError):
-        yield
-        return
+        held = False
     try:
         yield
     finally:
-        lock.release()
+        if held:
+            lock.release()

@@ -531,19 +531,17 @@ class Model(GridRules, CardRules):
         sample already spent; left as it is). ``ends_of``: the grid ends
         of second actions worked out so far, by (``at``, the first run's
         key, action, pod move): they read no card, and are ``_kept``'s."""
-        if ends_of is None:
-            seconds = self.commands(b3, c1[5], fl, actions=self.second_actions(b3, fl))
-        else:
-            # The commands read the cards, the actions (by the ship's cell
-            # and ``fl``: ``second_actions``) and whether the pod may move,
-            # nothing else of the branch: kept by those, as the grid ends are.
-            key = (c1[5], b3.ship, fl, b3.pod is not None and b3.pod != EARTH)
-            seconds = self._second_commands.get(key)
-            if seconds is None:
+        # The commands read the cards, the actions (by the ship's cell and
+        # ``fl``: ``second_actions``) and whether the pod may move, nothing
+        # else of the branch: kept by those, where the grid ends are kept.
+        key = None if ends_of is None else (c1[5], b3.ship, fl, b3.pod is not None and b3.pod != EARTH)
+        seconds = None if key is None else self._second_commands.get(key)
+        if seconds is None:
+            seconds = list(self.commands(b3, c1[5], fl, actions=self.second_actions(b3, fl)))
+            if key is not None:
                 if len(self._second_commands) >= SECOND_COMMANDS_KEPT:
                     self._second_commands.clear()
-                seconds = self._second_commands[key] = list(
-                    self.commands(b3, c1[5], fl, actions=self.second_actions(b3, fl)))
+                self._second_commands[key] = seconds
         for c2 in seconds:
             ncards = len(c1[0]) + len(c2[0])
             if ends_of is None:
