@@ -17,6 +17,12 @@ NO_CARDS = ((), (), (), None, False, 0)
 SKIP = ("skip", None)
 # The Peeks' pay classes' shared entry in ``GridHalf.nexts``' tables.
 ANY_PEEK = (PEEK, None)
+# (Pay class, pod move) of every kind of turn whatever pays for it, without
+# the escape pod (``GridHalf.may_win``): a Fly each way, a Peek (one entry
+# for all four), a Deep Scan, Shields and the turn of a player without cards.
+# The cheap ones first: a Deep Scan's turns are the dearest to work out.
+EVERY_KEY = (*(((FLY, d), None) for d in (Direction.UP, Direction.RIGHT, Direction.LEFT, Direction.DOWN)),
+             (ANY_PEEK, None), ((SHIELDS, None), None), (SKIP, SKIP), (SCAN, None))
 
 
 def grid_key(st: tuple) -> tuple:
@@ -71,6 +77,7 @@ class GridHalf:
         self._fit: dict[tuple, bool] = {}
         self._scan_fit: dict[tuple, bool] = {}
         self._ship_fit: dict[tuple, int] = {}
+        self._may_win: dict[tuple[int, int], bool] = {}
         # A grid is a big tuple, slow to hash, so the card search keys its
         # nodes by a small id given once per grid (``grid_id``).
         self.grids: list[tuple] = []
@@ -93,7 +100,7 @@ class GridHalf:
         other let through. (Emptied in place: the card search holds
         ``_live``.)"""
         self.h.keep_far_rows()
-        for known in (self._live, self._bound, self._fit, self._scan_fit, self._ship_fit):
+        for known in (self._live, self._bound, self._fit, self._scan_fit, self._ship_fit, self._may_win):
             known.clear()
 
     def grid_id(self, gk: tuple) -> int:
@@ -117,6 +124,29 @@ class GridHalf:
             st = as_state(nxt, NO_CARDS)
             got = self.h.turns(st) <= left and self.relaxed_bound().within(st, left)
             self._fit[key] = got
+        return got
+
+    def may_win(self, gid: int, t: int) -> bool:
+        """Whether grid ``gid`` on turn ``t`` (0-based) may still win at
+        exactly turn T whatever the cards: some sequence of the grid's turns
+        of any pay classes (``EVERY_KEY``) that the checks let through
+        (``nexts``) ends in a win on the last turn. Without the escape pod.
+
+        Why it is exact: a plan is a grid path and a card path that agree on
+        the pay class turn by turn (module docstring of ``split``), and every
+        pay class cards can pay for is among ``EVERY_KEY`` (a Peek's
+        direction changes nothing on the grid), so a grid with no such path
+        is part of no plan, whoever holds which cards. (The relaxed game's
+        checks in ``nexts`` are admissible, so they drop no grid that has
+        one.) A slow card search meets such grids again and again, once per
+        card state (docs/SOLVER.md, "Twenty-fifth session")."""
+        key = (gid, t)
+        got = self._may_win.get(key)
+        if got is None:
+            table = self.live(gid, t)
+            got = any(nxt is None or self.may_win(nxt, t + 1)
+                      for pc, pod in EVERY_KEY for nxt in self.nexts(table, gid, t, pod, pc))
+            self._may_win[key] = got
         return got
 
     def hinted_class(self, gid: int) -> tuple | None:

@@ -90,6 +90,11 @@ has that many turns finds T with the A* under 'turns-only': ``plan_search.split_
   Deep Scan) come first among equals. The search goes deepest first, so
   when the hint is right it seldom comes back to the others. The order of
   work only: every command is still tried before the search gives up.
+* **Grids no cards can win from.** Once a search runs long
+  (``WIN_PATHS_AFTER`` nodes), a turn into a grid from which no turns of
+  any pay class win at T (``GridHalf.may_win``, worked out once per grid
+  and turn) is dropped, whatever the cards: a slow search meets the same
+  dead grids once per card state. Without the escape pod.
 * **Dominance.** A card state with no heading is at least as good as the same
   one with a heading, at no more cards ([D11]: no heading allows all that a
   heading allows, and every command sets the next heading whatever the one
@@ -156,6 +161,10 @@ _SHAPES_LIMIT = 20_000
 # searches end before (the escape pod's median solve in open mode, seeds
 # 0-999: 376 nodes), and for them its searches would be time lost.
 SLOW_AFTER = 2_000
+# Nodes after which ``fewest_cards`` leaves out the grids from which no
+# turns win at T whatever the cards (``GridHalf.may_win``). A count, not a
+# clock: the same plan on every machine.
+WIN_PATHS_AFTER = 2_000
 # ``when_slow``'s verdicts on a number of turns T: go on searching; no plan
 # of T turns (a relaxation proved it); a plan of T turns was found another
 # way (the search stops, 'unknown' with this as ``stopped``).
@@ -497,6 +506,12 @@ def fewest_cards(
     # after the node's): ``extra`` in the loop below.
     extras: dict[tuple[int, int], list[int]] = {}
     live = grid._live  # (read directly in the loop: one lookup a node)
+    # Once a search runs long (``WIN_PATHS_AFTER``), grids from which no
+    # turns win at T, whatever pays for them, are left out
+    # (``GridHalf.may_win``; without the escape pod, whose moves it does not
+    # enumerate). Before, they cost more than they save: a median search
+    # ends first.
+    may_win = None
     # A node: (turn, grid id, card state id).
     gid0 = grid.grid_id(grid_key(roots[0][0]))
     for st, rec in roots if not lazy else [(None, None)]:
@@ -520,6 +535,8 @@ def fewest_cards(
             if free is not None and free <= g:
                 continue  # dominated since it was pushed
         nodes += 1
+        if nodes == WIN_PATHS_AFTER and base.pod is None:
+            may_win = grid.may_win
         if nodes == keep_rows_after:
             grid.keep_far_rows()
         if nodes == SLOW_AFTER and when_slow is not None:
@@ -613,6 +630,8 @@ def fewest_cards(
                         heapq.heappush(heap, (g2, -big_l, -turns - 1, seq, ("won", key, pc, c1, n), g2, -1, 0, None))
                         seq += 1
                         continue
+                    if may_win is not None and not may_win(nxt, t + 1):
+                        continue  # no turns of any cards win from there
                     if after is None:
                         after = drawn(c1)
                     for c2 in after:
