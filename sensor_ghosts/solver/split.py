@@ -609,6 +609,8 @@ def fewest_cards(
                     break
                 worked = True
                 nexts = grid.nexts(table, gid, t, pod, pc)
+            if may_win is not None:
+                nexts = [nxt for nxt in nexts if nxt is None or may_win(nxt, t + 1)]
             if not nexts:
                 continue
             for c1, n in options(cid, k, what, form):
@@ -630,8 +632,6 @@ def fewest_cards(
                         heapq.heappush(heap, (g2, -big_l, -turns - 1, seq, ("won", key, pc, c1, n), g2, -1, 0, None))
                         seq += 1
                         continue
-                    if may_win is not None and not may_win(nxt, t + 1):
-                        continue  # no turns of any cards win from there
                     if after is None:
                         after = drawn(c1)
                     for c2 in after:
