@@ -445,3 +445,19 @@ def test_commands_tried_in_the_relaxed_ways_order_change_no_answer(monkeypatch, 
     assert hinted.turns == plain.turns == hinted.plan.figures.turns
     if followed is not None:
         assert (hinted.nodes != plain.nodes) == followed
+
+
+@pytest.mark.parametrize(("seed", "options"), [(24, RuleOptions(players=4)), (24, RuleOptions(players=2)),
+                                               (899, RuleOptions(escape_pod=True))])
+def test_card_states_whose_deck_runs_out_first_are_left_out(monkeypatch, seed, options):
+    # On the second pass a card state whose deck cannot last the turns
+    # still to T is not entered (``split._most_turns``, [D15]): the same
+    # fewest turns, in fewer nodes, and the plan replays (``solve`` replays
+    # it through the rules engine).
+    setup = generate_setup(seed=seed, options=options)
+    cut = solve(setup, mode="deal", objective="turns-only", timeout=60)
+    monkeypatch.setattr(split, "_most_turns", lambda cards, lazy: split.INF)
+    plain = solve(setup, mode="deal", objective="turns-only", timeout=60)
+    assert cut.status == plain.status == "solved"
+    assert cut.turns == plain.turns == cut.plan.figures.turns
+    assert cut.nodes < plain.nodes
