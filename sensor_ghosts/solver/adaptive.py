@@ -61,7 +61,7 @@ from .model import (
     xor_set,
 )
 from .model_state import Root
-from .search import Heuristic
+from .search import Heuristic, most_turns
 
 
 class _OutOfBudget(Exception):
@@ -70,7 +70,6 @@ class _OutOfBudget(Exception):
 
 # A position's key: its grid's id and its card state's id in one int.
 _CARD_BITS = 32
-_NO_CAP = 1 << 30  # (the first pass: no cap from the deck)
 _NEVER = 1 << 31  # (more turns than any position is proven won within)
 
 
@@ -131,10 +130,7 @@ class SureWin:
         if got is None:
             got = self._card_ids[cards] = len(self._cards)
             self._cards.append(cards)
-            # On the second pass at most the deck's cards + 1 turns are
-            # left: every turn but the last draws, and an empty deck loses
-            # ([D15]).
-            self._caps.append(len(cards[DECK - HANDS]) + 1 if cards[PASS2 - HANDS] else _NO_CAP)
+            self._caps.append(most_turns(cards[PASS2 - HANDS], len(cards[DECK - HANDS])))
         return got
 
     def within(self, roots: list[Root], turns: int) -> bool | None:

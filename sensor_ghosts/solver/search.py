@@ -191,10 +191,7 @@ class Heuristic:
                 return INF, INF
             t = max(t, r)
             a = max(a, self.cards_for_turns(t, st[HANDS]))
-        # Every turn but the last draws at least one card (the active player
-        # plays one, [D10], and refills, §7); on the second pass an empty deck
-        # at a draw loses. So at most len(deck) + 1 turns are left.
-        if st[PASS2] and t > len(st[DECK]) + 1:
+        if t > most_turns(st[PASS2], len(st[DECK])):
             return INF, INF
         return t, a
 
@@ -243,6 +240,16 @@ class Heuristic:
         if a >= INF:
             return INF
         return -(-a // self.apt)
+
+
+def most_turns(pass2: bool, deck_size: int) -> int:
+    """The most turns a game can still last, from its second-pass flag and
+    the cards in its deck: on the second pass the deck's cards and one.
+    Every turn but the last draws at least one card (its active player
+    plays one if they hold any, [D10], and refills the hand, §7; one who
+    holds none draws), and an empty deck at a draw on the second pass
+    loses ([D15]). On the first pass INF: the reshuffle is still to come."""
+    return deck_size + 1 if pass2 else INF
 
 
 def pod_actions(pod: tuple[int, int]) -> int:

@@ -53,7 +53,8 @@ has that many turns finds T with the A* under 'turns-only': ``plan_search.split_
   holding no card now (``search.Heuristic.cards_for_turns`` says why).
 * **The deck's time.** On the second pass a card state whose deck cannot
   last the turns still to T is not entered: every turn but the last
-  draws a card, and an empty deck at a draw loses ([D15]; ``_most_turns``).
+  draws a card, and an empty deck at a draw loses ([D15];
+  ``search.most_turns``).
 * **Partial expansion.** A command of n cards leads to nodes whose priority
   is at least g + n + the bound on the turns after it. A node expands only
   its commands of a bound within its priority, and goes back on the heap at
@@ -139,8 +140,7 @@ from .card_payments import (
 from .grid_half import ANY_PEEK, NO_CARDS, SKIP, GridHalf, as_state, grid_key, next_grids
 from .model import HANDS, PEND, SCAN, Model, pay_class
 from .model_state import Root
-from .relaxed import INF
-from .search import Heuristic, SearchOutcome
+from .search import Heuristic, SearchOutcome, most_turns
 
 # The card search's halves live in ``grid_half`` and ``card_payments``;
 # callers and tests still import these from here.
@@ -246,7 +246,7 @@ def fewest_cards(
     # cards still to play reads of the hands (``cards_for``).
     empty_of: list[int] = []
     # ``turns_of[id]``: the most turns the card state leaves time for
-    # (``_most_turns``: the second pass's deck).
+    # (``search.most_turns``: the second pass's deck).
     turns_of: list[int] = []
     card_ids: dict[tuple, int] = {}
 
@@ -255,7 +255,7 @@ def fewest_cards(
         cards_of.append(cards)
         free_of.append(free)
         empty_of.append(_empty(cards[0]))
-        turns_of.append(_most_turns(cards, lazy))
+        turns_of.append(most_turns(cards[4], lazy_draws.deck_size(cards) if lazy else len(cards[1])))
         return got
 
     def card_id(cards: tuple) -> int:
@@ -692,19 +692,6 @@ def _real_cards(model: Model, roots: list[Root], steps: list, last_cards: tuple)
 def _empty(hands: tuple) -> int:
     """How many of ``hands`` hold no card (a hand is a tuple)."""
     return hands.count(())
-
-
-def _most_turns(cards: tuple, lazy: bool) -> int:
-    """The most turns a card state (hands, deck, discard pile, heading,
-    second pass, active player) leaves time for: on the second pass, the
-    deck and one. Every turn but the last draws at least one card (its
-    active player plays one if they hold any, [D10], and refills the hand,
-    §7; one who holds none draws), and an empty deck at a draw on the second
-    pass loses ([D15]). (As ``search.Heuristic.bounds``.) On the first pass
-    no bound: the reshuffle is still to come."""
-    if not cards[4]:
-        return INF
-    return (lazy_draws.deck_size(cards) if lazy else len(cards[1])) + 1
 
 
 def _least(item: tuple) -> int:

@@ -20,6 +20,7 @@ from sensor_ghosts.rules.state import Status
 from sensor_ghosts.solver import plan_search, solve, split
 from sensor_ghosts.solver.api import start_state
 from sensor_ghosts.solver.model import FLY, PEEK, PEND, SHIELDS, SHIFT, Model, pay_class
+from sensor_ghosts.solver.relaxed import INF
 from sensor_ghosts.solver.search import Heuristic, astar, cards_left
 
 
@@ -451,12 +452,12 @@ def test_commands_tried_in_the_relaxed_ways_order_change_no_answer(monkeypatch, 
                                                (899, RuleOptions(escape_pod=True))])
 def test_card_states_whose_deck_runs_out_first_are_left_out(monkeypatch, seed, options):
     # On the second pass a card state whose deck cannot last the turns
-    # still to T is not entered (``split._most_turns``, [D15]): the same
+    # still to T is not entered (``search.most_turns``, [D15]): the same
     # fewest turns, in fewer nodes, and the plan replays (``solve`` replays
     # it through the rules engine).
     setup = generate_setup(seed=seed, options=options)
     cut = solve(setup, mode="deal", objective="turns-only", timeout=60)
-    monkeypatch.setattr(split, "_most_turns", lambda cards, lazy: split.INF)
+    monkeypatch.setattr(split, "most_turns", lambda pass2, deck_size: INF)
     plain = solve(setup, mode="deal", objective="turns-only", timeout=60)
     assert cut.status == plain.status == "solved"
     assert cut.turns == plain.turns == cut.plan.figures.turns
