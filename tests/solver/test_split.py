@@ -425,6 +425,19 @@ def test_solo_payments_kept_across_solves_follow_the_rules(monkeypatch):
     assert len(split._SHAPES) == 1 and got == alone[(setup, "deal", False)]
 
 
+def _with_and_without(monkeypatch, setup, mode, target, name, value):
+    """``solve``'s 'turns-only' answers as the code is and with ``target``'s
+    ``name`` replaced by ``value``: both solved, with the same fewest turns,
+    the first plan's its own (``solve`` replays every plan through the
+    rules engine)."""
+    mine = solve(setup, mode=mode, objective="turns-only", timeout=60)
+    monkeypatch.setattr(target, name, value)
+    plain = solve(setup, mode=mode, objective="turns-only", timeout=60)
+    assert mine.status == plain.status == "solved"
+    assert mine.turns == plain.turns == mine.plan.figures.turns
+    return mine, plain
+
+
 @pytest.mark.parametrize(("seed", "options", "followed"), [
     (1, RuleOptions(), True), (7, RuleOptions(), True), (2, RuleOptions(low_memory=True), True),
     (61, RuleOptions(escape_pod=True), None), (45, RuleOptions(players=4), False)])
@@ -439,11 +452,7 @@ def test_commands_tried_in_the_relaxed_ways_order_change_no_answer(monkeypatch, 
     from sensor_ghosts.solver.grid_half import GridHalf
 
     setup = generate_setup(seed=seed, options=options)
-    hinted = solve(setup, mode="open", objective="turns-only", timeout=60)
-    monkeypatch.setattr(GridHalf, "hinted_class", lambda self, gid: None)
-    plain = solve(setup, mode="open", objective="turns-only", timeout=60)
-    assert hinted.status == plain.status == "solved"
-    assert hinted.turns == plain.turns == hinted.plan.figures.turns
+    hinted, plain = _with_and_without(monkeypatch, setup, "open", GridHalf, "hinted_class", lambda self, gid: None)
     if followed is not None:
         assert (hinted.nodes != plain.nodes) == followed
 
@@ -456,9 +465,5 @@ def test_card_states_whose_deck_runs_out_first_are_left_out(monkeypatch, seed, o
     # fewest turns, in fewer nodes, and the plan replays (``solve`` replays
     # it through the rules engine).
     setup = generate_setup(seed=seed, options=options)
-    cut = solve(setup, mode="deal", objective="turns-only", timeout=60)
-    monkeypatch.setattr(split, "most_turns", lambda pass2, deck_size: INF)
-    plain = solve(setup, mode="deal", objective="turns-only", timeout=60)
-    assert cut.status == plain.status == "solved"
-    assert cut.turns == plain.turns == cut.plan.figures.turns
+    cut, plain = _with_and_without(monkeypatch, setup, "deal", split, "most_turns", lambda pass2, deck_size: INF)
     assert cut.nodes < plain.nodes
