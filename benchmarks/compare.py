@@ -19,7 +19,7 @@ package imports itself relatively, so both live in one process (each with its
 own compiled kernel, built on first use: the first run takes a minute more).
 A checkout is any folder holding a ``sensor_ghosts`` package, e.g. one made by
 ``git worktree add /tmp/old <commit>``. ``--variant`` takes the setups of
-``benchmarks/solve.py``'s variants: solo, 4p (four players) or pod (the escape
+``benchmarks/solve.py``'s variants: solo, 3p or 4p (three or four players), pod (the escape
 pod), lowmem (low memory mode), second (the §12 second action) or two (two
 samples to win).
 """
@@ -35,7 +35,7 @@ import time
 from pathlib import Path
 
 # The rule options of ``benchmarks/solve.py``'s variants.
-VARIANTS = {"solo": {}, "4p": {"players": 4}, "pod": {"escape_pod": True}, "lowmem": {"low_memory": True},
+VARIANTS = {"solo": {}, "3p": {"players": 3}, "4p": {"players": 4}, "pod": {"escape_pod": True}, "lowmem": {"low_memory": True},
             "second": {"second_action": True}, "two": {"two_samples": True}}
 
 

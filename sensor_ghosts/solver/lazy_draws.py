@@ -28,10 +28,17 @@ Why this finds the same optimum (turns, cards, cards left):
   keeps a pending card, which may still become that type, so it is at least
   as good, and the optimum is found among such plans.)
 * **The reshuffle** comes when a draw finds the deck empty ([D15]); the
-  pending cards in hands are then the pool itself, and become known cards:
-  one lone player holds them all; with more players each way of dealing them
-  to the players' pending cards is a card state of its own. A lone player's
-  pending cards become known as soon as the deck holds none (``draw``).
+  pending cards in hands are then the first pass's pool itself. A lone
+  player holds them all, and they become known cards (as soon as the deck
+  holds none, ``draw``). With more players they stay pending, as cards of
+  that pool (``ANY_OLD``): the card state keeps what is left of it beside
+  the new pool (each card as its type + ``OLD``), and playing one says
+  which of its cards it is, as above. Each way of dealing those cards to the
+  players is a real deal, and a lazy card state stands for them all, where
+  before each way was a card state of its own (four players' 654 in open
+  mode, docs/SOLVER.md). A card of a type both pools offer may be played
+  from either: each is a card state of its own (neither keeps more
+  choices).
 * **[D24]** A player holding the Wild may not play three cards as a wild,
   and the three never include it. A lone player holds at most three cards
   (§2): holding the Wild, they hold at most two others, so no three-card play
@@ -58,6 +65,8 @@ from .model_state import Root
 
 ANY = 1 << 20  # a pending card: any card of the pool (tokens are types, all smaller)
 ANY_NW = ANY + 1  # a pending card that is not the Wild ([D24], module docstring)
+ANY_OLD = ANY + 2  # after the reshuffle, a pending card of the first pass's pool (three or four players)
+OLD = 1 << 10  # in a pool, a card of the first pass's pool: its type + OLD (types are smaller)
 SINGLE, PAIR, TRIPLE = "single", "pair", "triple"  # as ``Model.plays``' 'how'
 
 
@@ -160,14 +169,40 @@ def plays(model: Model, hand: tuple, pool: tuple) -> list[tuple]:
 
 def available(pool: tuple, n: int, n_types: int) -> tuple:
     """Per card type, how many of ``n`` pending cards may be played as it
-    (a command plays at most three): all ``plays`` reads of the pool."""
+    (a command plays at most three): all ``plays`` reads of the pool. The
+    first pass's cards (``OLD``, sorted last) are not counted."""
     out = [0] * n_types
     if n:
         cap = min(n, 3)
         for t in pool:
+            if t >= OLD:
+                break
             if out[t] < cap:
                 out[t] += 1
     return tuple(out)
+
+
+def available_old(pool: tuple, n: int, n_types: int) -> tuple:
+    """``available`` for the ``n`` ``ANY_OLD`` cards: of the first pass's
+    cards in ``pool``."""
+    out = [0] * n_types
+    if n:
+        cap = min(n, 3)
+        for t in pool:
+            if t >= OLD and out[t - OLD] < cap:
+                out[t - OLD] += 1
+    return tuple(out)
+
+
+def offer(hands: tuple, pool: tuple, n_types: int) -> tuple:
+    """All the plays of lazy ``hands`` read of ``pool`` (``plays``,
+    ``team_plays``): per type, how many pending cards may be played as it,
+    of the deck's pool and of the first pass's (``ANY_OLD``), and whether
+    the deck is empty."""
+    n_old = sum(h.count(ANY_OLD) for h in hands)
+    n = pending_all(hands) - n_old
+    return (available(pool, n, n_types), available_old(pool, n_old, n_types) if n_old else (),
+            len(pool) - n_old == n)
 
 
 def after_play(cards: tuple, hands_after: tuple, played: tuple, take: tuple, arrow) -> tuple:
@@ -187,55 +222,108 @@ def team_plays(model: Model, hands: tuple, pool: tuple, active: int) -> list[tup
     """Every card set the active player of three or four may play with the
     others' help from lazy ``hands`` (§9, [D24]; as ``Model.plays``): (cards
     played ((type, player), ...), how, hands after, pool cards they take
-    (sorted)). A card a hand knows is played before a pending one of its
-    type, an ``ANY_NW`` before an ``ANY``; after a three-card play the
-    active player's pending cards are ``ANY_NW`` while the Wild is in the
-    pool, and a play that leaves the Wild no place it may be (the deck, an
-    ``ANY``) is not made (module docstring). It depends on the pool only
-    through ``available`` and whether the deck is empty."""
+    (sorted; a first-pass card as its type + ``OLD``)). A card a hand knows
+    is played before a pending one of its type, an ``ANY_NW`` before an
+    ``ANY``; a type both pools offer is played from each in turn (module
+    docstring); after a three-card play the active player's pending cards
+    are ``ANY_NW`` while the Wild is in the pool, and a play that leaves the
+    Wild no place it may be (the deck, an ``ANY``) is not made (module
+    docstring). It depends on the pool only through ``offer``."""
     wild = model.wild_tok
     kinds = model.tok_kind
     nt = len(kinds)
-    known, n_any, n_nw = _hand_counts(hands, nt)
-    n = sum(n_any) + sum(n_nw)
-    avail = available(pool, n, nt)
-    deck_empty = len(pool) == n
+    known, n_any, n_nw, n_old = _hand_counts(hands, nt)
+    avail, avail_old, deck_empty = offer(hands, pool, nt)
+    if not avail_old:
+        avail_old = (0,) * nt
     wild_in_pool = avail[wild] > 0  # (with no pending card it is in the deck)
     out: list[tuple] = []
     # Each player's cards for a command, and the hands plays leave (one of
-    # counts per type, ``ANY`` and ``ANY_NW`` cards): many plays leave the
-    # same.
-    can = [[t for t in range(nt) if known[p][t] or (avail[t] and (n_any[p] or (n_nw[p] and t != wild)))]
+    # counts per type, ``ANY``, ``ANY_NW`` and ``ANY_OLD`` cards): many
+    # plays leave the same.
+    can = [[t for t in range(nt) if known[p][t] or (avail[t] and (n_any[p] or (n_nw[p] and t != wild)))
+            or (avail_old[t] and n_old[p])]
            for p in range(len(hands))]
     made: dict[tuple, tuple] = {}
 
-    def hand_of(counts: list[int], a: int, w: int) -> tuple:
-        key = (*counts, a, w)
+    def hand_of(counts: list[int], a: int, w: int, o: int) -> tuple:
+        key = (*counts, a, w, o)
         got = made.get(key)
         if got is None:
-            got = made[key] = tuple(t for t in range(nt) for _ in range(counts[t])) + (ANY,) * a + (ANY_NW,) * w
+            got = made[key] = (tuple(t for t in range(nt) for _ in range(counts[t]))
+                               + (ANY,) * a + (ANY_NW,) * w + (ANY_OLD,) * o)
         return got
 
     def add(played: tuple, how: str) -> None:
         room = list(avail)
+        room_old = list(avail_old)
         take = []
         left = {p: known[p][:] for _, p in played}
-        any_left, nw_left = n_any[:], n_nw[:]
+        any_left, nw_left, old_left = n_any[:], n_nw[:], n_old[:]
         for t, p in played:  # (one card a player)
             if left[p][t]:
                 left[p][t] -= 1
-            elif room[t] and t != wild and nw_left[p]:
+                continue
+            new = room[t] and ((t != wild and nw_left[p]) or any_left[p])
+            first = room_old[t] and old_left[p]
+            if new and first:
+                add_each_way(played, how)  # (rare: both pools' cards in one hand)
+                return
+            if new:
                 room[t] -= 1
-                nw_left[p] -= 1
+                if t != wild and nw_left[p]:
+                    nw_left[p] -= 1
+                else:
+                    any_left[p] -= 1
                 take.append(t)
-            elif room[t] and any_left[p]:
-                room[t] -= 1
-                any_left[p] -= 1
-                take.append(t)
+            elif first:
+                room_old[t] -= 1
+                old_left[p] -= 1
+                take.append(t + OLD)
             else:
                 return
+        made_by(played, how, take, left, any_left, nw_left, old_left)
+
+    def add_each_way(played: tuple, how: str) -> None:
+        # ``add`` where a card may come from either pool: each way of taking
+        # the cards, (take, room, room of the first pass's pool, known cards
+        # left, ANY, ANY_NW and ANY_OLD left).
+        ways: list[tuple[list, list, list, dict, list, list, list]] = [
+            ([], list(avail), list(avail_old), {p: known[p][:] for _, p in played},
+             n_any[:], n_nw[:], n_old[:])]
+        for t, p in played:
+            nxt = []
+            for take, room, room_old, left, any_left, nw_left, old_left in ways:
+                if left[p][t]:
+                    left[p][t] -= 1
+                    nxt.append((take, room, room_old, left, any_left, nw_left, old_left))
+                    continue
+                if room_old[t] and old_left[p]:
+                    r, o = room_old[:], old_left[:]
+                    r[t] -= 1
+                    o[p] -= 1
+                    nxt.append((take + [t + OLD], room, r, {q: c[:] for q, c in left.items()}, any_left,
+                                nw_left, o))
+                if room[t] and t != wild and nw_left[p]:
+                    r, w = room[:], nw_left[:]
+                    r[t] -= 1
+                    w[p] -= 1
+                    nxt.append((take + [t], r, room_old, left, any_left, w, old_left))
+                elif room[t] and any_left[p]:
+                    r, a = room[:], any_left[:]
+                    r[t] -= 1
+                    a[p] -= 1
+                    nxt.append((take + [t], r, room_old, left, a, nw_left, old_left))
+            ways = nxt
+        for take, _room, _room_old, left, any_left, nw_left, old_left in ways:
+            made_by(played, how, take, left, any_left, nw_left, old_left)
+
+    def made_by(played: tuple, how: str, take: list, left: dict, any_left: list, nw_left: list,
+                old_left: list) -> None:
         if how == TRIPLE:
+            nw_left = nw_left[:]
             nw_left[active] += any_left[active]
+            any_left = any_left[:]
             any_left[active] = 0
         wild_left = wild_in_pool and wild not in take
         if wild_left and deck_empty and not sum(any_left):
@@ -246,7 +334,7 @@ def team_plays(model: Model, hands: tuple, pool: tuple, active: int) -> list[tup
                 after.append(h)
                 continue
             a, w = (any_left[p], nw_left[p]) if wild_left else (any_left[p] + nw_left[p], 0)
-            after.append(hand_of(left.get(p, known[p]), a, w))
+            after.append(hand_of(left.get(p, known[p]), a, w, old_left[p]))
         out.append((played, how, tuple(after), tuple(sorted(take))))
 
     mine = can[active]
@@ -272,10 +360,10 @@ def team_plays(model: Model, hands: tuple, pool: tuple, active: int) -> list[tup
     return out
 
 
-def _hand_counts(hands: tuple, nt: int) -> tuple[list[list[int]], list[int], list[int]]:
+def _hand_counts(hands: tuple, nt: int) -> tuple[list[list[int]], list[int], list[int], list[int]]:
     """Per lazy hand: how many of each of the ``nt`` card types it knows,
-    its ``ANY`` and its ``ANY_NW`` cards."""
-    known, n_any, n_nw = [], [], []
+    its ``ANY``, its ``ANY_NW`` and its ``ANY_OLD`` cards."""
+    known, n_any, n_nw, n_old = [], [], [], []
     for h in hands:
         k = [0] * nt
         for t in h:
@@ -284,7 +372,8 @@ def _hand_counts(hands: tuple, nt: int) -> tuple[list[list[int]], list[int], lis
         known.append(k)
         n_any.append(h.count(ANY))
         n_nw.append(h.count(ANY_NW))
-    return known, n_any, n_nw
+        n_old.append(h.count(ANY_OLD))
+    return known, n_any, n_nw, n_old
 
 
 def draw(model: Model, cards: tuple) -> list[tuple]:
@@ -317,8 +406,9 @@ def draw(model: Model, cards: tuple) -> list[tuple]:
 
 def _team_draw(model: Model, cards: tuple) -> list[tuple]:
     """``draw`` with three or four players: the active player draws, the
-    next one is active; at the reshuffle every way of dealing the pool to the
-    pending cards (``_deal_pool``) is an outcome of its own."""
+    next one is active. At the reshuffle the pending cards are what is left
+    of the first pass's pool: they stay pending, as its cards (``ANY_OLD``;
+    module docstring)."""
     hands, pool, disc, head, pass2, active = cards
     nxt = (active + 1) % model.players
     need = model.limit - len(hands[active])
@@ -334,45 +424,21 @@ def _team_draw(model: Model, cards: tuple) -> list[tuple]:
     pool2 = model._reshuffled(disc)
     if len(pool2) < need:
         return []
-    out = []
-    for dealt in _deal_pool(model, hands, pool):
-        dealt = _with(dealt, active, dealt[active] + (ANY,) * need)
-        out.append((dealt, pool2, (), None, True, nxt))
-    return out
+    hands = tuple(tuple(t if t < ANY else ANY_OLD for t in h) for h in hands)
+    hands = _with(hands, active, hands[active] + (ANY,) * need)
+    return [(hands, tuple(sorted(pool2 + tuple(t + OLD for t in pool))), (), None, True, nxt)]
 
 
 def _with(hands: tuple, p: int, hand: tuple) -> tuple:
     return hands[:p] + (tuple(sorted(hand)),) + hands[p + 1:]
 
 
-def _deal_pool(model: Model, hands: tuple, pool: tuple) -> list[tuple]:
-    """Every way of giving the pending cards of ``hands`` the cards of
-    ``pool`` (as many as they), the Wild never to an ``ANY_NW``: the hands
-    with those cards known, each way once. (Player by player, not by a
-    closure calling itself: that would be a reference cycle.)"""
-    wild = model.wild_tok
-    ways: list[tuple[tuple, tuple]] = [((), tuple(sorted(pool)))]  # (hands dealt, cards left)
-    for h in hands:
-        n = pending(h)
-        nxt: dict[tuple, None] = {}
-        for done, rest in ways:
-            for picks in dict.fromkeys(combinations(rest, n)):
-                if wild in picks and ANY not in h:
-                    continue
-                left = list(rest)
-                for t in picks:
-                    left.remove(t)
-                nxt[(done + (tuple(sorted(h[: len(h) - n] + picks)),), tuple(left))] = None
-        ways = list(nxt)
-    return [done for done, _rest in ways]
-
-
 def concrete_cards(model: Model, states: list[tuple]) -> list[tuple]:
     """The real card states of a lazy plan's: ``states`` alternates the card
     state at a turn's start and after its command (before the draw), the
     last one after the last command. Each pending card is given the type it
-    is played as, or when it becomes known (the reshuffle; a lone player's
-    empty deck) the type it shows then, or at the plan's end one left in the
+    is played as, or when it becomes known (a lone player's reshuffle or
+    empty deck) the type it shows then, or at the plan's end one left in its
     pool (the Wild to one that may be it, if the deck has no room); the
     cards a pending card stood for in each state are then its type (module
     docstring)."""
@@ -380,22 +446,29 @@ def concrete_cards(model: Model, states: list[tuple]) -> list[tuple]:
     players = len(states[0][0])
     typ: dict[int, int] = {}
     nw: dict[int, bool] = {}
+    old: dict[int, bool] = {}  # a card of the first pass's pool, after the reshuffle (``ANY_OLD``)
     held: list[list[int]] = [[] for _ in range(players)]  # pending cards, oldest first
-    seen: list[list[list[int]]] = []  # per state, each hand's pending cards
+    seen: list[list[list[tuple[int, bool]]]] = []  # per state, each hand's pending cards (id, ``ANY_OLD``)
     next_id = 0
 
-    def fresh(p: int, k: int) -> None:
+    def fresh(p: int, k: int, first_pool: bool = False) -> None:
         nonlocal next_id
         for _ in range(k):
             held[p].append(next_id)
             nw[next_id] = False
+            old[next_id] = first_pool
             next_id += 1
 
-    def give(p: int, t: int) -> None:
-        # The Wild to a pending card that may be it; another type to an
-        # ``ANY_NW`` first (as the plays do); the oldest of those.
-        mine = [i for i in held[p] if not nw[i]] if t == wild else (
-            [i for i in held[p] if nw[i]] + [i for i in held[p] if not nw[i]])
+    def give(p: int, t: int, first_pool: bool) -> None:
+        # A card of the first pass's pool to an ``ANY_OLD``; the Wild to a
+        # pending card that may be it; another type to an ``ANY_NW`` first
+        # (as the plays do); the oldest of those.
+        if first_pool:
+            mine = [i for i in held[p] if old[i]]
+        else:
+            new = [i for i in held[p] if not old[i]]
+            mine = [i for i in new if not nw[i]] if t == wild else (
+                [i for i in new if nw[i]] + [i for i in new if not nw[i]])
         held[p].remove(mine[0])
         typ[mine[0]] = t
 
@@ -408,41 +481,56 @@ def concrete_cards(model: Model, states: list[tuple]) -> list[tuple]:
         elif k % 2:  # a command: the pending cards played took the pool cards taken
             prev = states[k - 1]
             taken = Counter(prev[1]) - Counter(st[1])
-            who = [p for p in range(players) for _ in range(pending(prev[0][p]) - pending(st[0][p]))]
+            by_old = [p for p in range(players) for _ in range(prev[0][p].count(ANY_OLD) - st[0][p].count(ANY_OLD))]
+            for p, t in zip(by_old, sorted(t - OLD for t in taken.elements() if t >= OLD), strict=True):
+                give(p, t, True)
+            who = [p for p in range(players)
+                   for _ in range(pending(prev[0][p]) - pending(st[0][p]) - by_old.count(p))]
             if taken[wild]:  # only a single card is ever the Wild: the active player's
-                give(prev[5], wild)
+                give(prev[5], wild, False)
                 who.remove(prev[5])
                 taken[wild] = 0
-            for p, t in zip(who, sorted(taken.elements()), strict=True):
-                give(p, t)
+            for p, t in zip(who, sorted(t for t in taken.elements() if t < OLD), strict=True):
+                give(p, t, False)
         else:  # a draw: pending cards drawn, or made known
             prev = states[k - 1]
-            if st[4] != prev[4] or (players == 1 and not st[1] and prev[1]):
+            if st[4] != prev[4] and players > 1:
+                # The reshuffle: the pending cards (with those drawn just
+                # before it) are the first pass's pool's.
+                for p in range(players):
+                    for i in held[p]:
+                        old[i] = True
+                    fresh(p, st[0][p].count(ANY_OLD) - len(held[p]), True)
+            elif st[4] != prev[4] or (players == 1 and not st[1] and prev[1]):
                 _show_types(st, prev, held, nw, typ, wild)
             for p in range(players):
                 fresh(p, pending(st[0][p]) - len(held[p]))
         for p in range(players):
             hand = st[0][p]
             n_nw = hand.count(ANY_NW)
-            if n_nw == len(held[p]) or not n_nw:
-                for i in held[p]:
+            new = [i for i in held[p] if not old[i]]
+            if n_nw == len(new) or not n_nw:
+                for i in new:
                     nw[i] = bool(n_nw)
             assert len(held[p]) == pending(hand), "lazy draws: pending cards lost count"
-            assert sum(nw[i] for i in held[p]) == n_nw, "lazy draws: [D24] marks lost"
-        seen.append([list(h) for h in held])
-    # The plan's end: what is left of the pool, the Wild in the deck if it
+            assert len(held[p]) - len(new) == hand.count(ANY_OLD), "lazy draws: first-pass cards lost count"
+            assert sum(nw[i] for i in new) == n_nw, "lazy draws: [D24] marks lost"
+        seen.append([[(i, old[i]) for i in h] for h in held])
+    # The plan's end: what is left of each pool, the Wild in the deck if it
     # has room, else to a pending card that may be it.
     last = states[-1]
-    rest = list(last[1])
+    rest = [t for t in last[1] if t < OLD]
+    rest_old = [t - OLD for t in last[1] if t >= OLD]
     if wild in rest:
         rest.remove(wild)
-        if len(rest) + 1 == sum(len(h) for h in held):
-            p = next(p for p in range(players) if any(not nw[i] for i in held[p]))
-            give(p, wild)
+        if len(rest) + 1 == sum(not old[i] for h in held for i in h):
+            p = next(p for p in range(players) if any(not nw[i] and not old[i] for i in held[p]))
+            give(p, wild, False)
     for p in range(players):
         for i in list(held[p]):
-            t = min(rest)
-            rest.remove(t)
+            pool = rest_old if old[i] else rest
+            t = min(pool)
+            pool.remove(t)
             held[p].remove(i)
             typ[i] = t
     return [_typed(st, ids, typ) for st, ids in zip(states, seen, strict=True)]
@@ -466,15 +554,16 @@ def _show_types(st: tuple, prev: tuple, held: list[list[int]], nw: dict[int, boo
         held[p] = []
 
 
-def _typed(st: tuple, ids: list[list[int]], typ: dict[int, int]) -> tuple:
+def _typed(st: tuple, ids: list[list[tuple[int, bool]]], typ: dict[int, int]) -> tuple:
     """Card state ``st`` with each hand's pending cards ``ids`` (per
-    player) given their types ``typ``, taken from the pool."""
+    player: id, whether an ``ANY_OLD``) given their types ``typ``, taken
+    from the pool."""
     hands, pool, disc, head, pass2, active = st
     deck = list(pool)
     real = []
     for hand, mine in zip(hands, ids, strict=True):
-        types = [typ[i] for i in mine]
-        for t in types:
-            deck.remove(t)
+        types = [typ[i] for i, _first in mine]
+        for (_i, first), t in zip(mine, types, strict=True):
+            deck.remove(t + OLD if first else t)
         real.append(tuple(sorted(hand[: len(hand) - len(mine)] + tuple(types))))
     return (tuple(real), tuple(sorted(deck)), disc, head, pass2, active)

@@ -415,8 +415,7 @@ def fewest_cards(
             return got
         hands, _deck, _disc, head, _pass2, active = cards_of[cid]
         if lazy and hands[active]:
-            n_pend = lazy_draws.pending_all(hands)
-            pk = (hands, lazy_draws.available(_deck, n_pend, len(classes)), len(_deck) == n_pend, active)
+            pk = (hands, lazy_draws.offer(hands, _deck, len(classes)), active)
             tk: tuple = (lazy_rules, pk, head)
             got = _SHAPES.get(tk)
             if got is None:

@@ -20,7 +20,7 @@ from sensor_ghosts.generators import generate_setup
 from sensor_ghosts.rules.options import RuleOptions
 from sensor_ghosts.solver import lazy_draws, solve, split
 from sensor_ghosts.solver.api import start_state
-from sensor_ghosts.solver.lazy_draws import ANY, ANY_NW
+from sensor_ghosts.solver.lazy_draws import ANY, ANY_NW, ANY_OLD, OLD
 from sensor_ghosts.solver.model import DECK, HANDS, KIND_FLY, PASS2, Model
 from sensor_ghosts.solver.search import astar, cards_left
 
@@ -119,53 +119,76 @@ def test_plays_are_those_of_every_hand_the_pending_cards_may_be():
 
 
 def _team_completions(m: Model, hands: tuple, pool: tuple):
-    """Every real set of hands lazy ``hands`` may stand for: their pending
-    cards dealt from ``pool``, an ``ANY_NW`` never the Wild."""
-    def rec(p, rest, done):
+    """Every real set of hands lazy ``hands`` may stand for, with the deck
+    left: their pending cards dealt from ``pool``, an ``ANY_NW`` never the
+    Wild, an ``ANY_OLD`` from the first pass's cards (``OLD``)."""
+    def rec(p, rest, old, done):
         if p == len(hands):
-            yield done
+            yield done, tuple(sorted(rest))
             return
         h = hands[p]
         known = tuple(t for t in h if t < ANY)
-        for picks in dict.fromkeys(combinations(sorted(rest), len(h) - len(known))):
-            if m.wild_tok in picks and ANY not in h:
-                continue
-            left = list(rest)
-            for t in picks:
-                left.remove(t)
-            yield from rec(p + 1, left, done + (tuple(sorted(known + picks)),))
-    yield from rec(0, list(pool), ())
+        n_old = h.count(ANY_OLD)
+        for mine in dict.fromkeys(combinations(sorted(old), n_old)):
+            left_old = list(old)
+            for t in mine:
+                left_old.remove(t)
+            for picks in dict.fromkeys(combinations(sorted(rest), len(h) - len(known) - n_old)):
+                if m.wild_tok in picks and ANY not in h:
+                    continue
+                left = list(rest)
+                for t in picks:
+                    left.remove(t)
+                yield from rec(p + 1, left, left_old, done + (tuple(sorted(known + mine + picks)),))
+    yield from rec(0, [t for t in pool if t < OLD], [t - OLD for t in pool if t >= OLD], ())
 
 
-@pytest.mark.parametrize("players", [3, 4])
-def test_team_plays_are_those_of_every_deal_the_pending_cards_may_be(players):
+@pytest.mark.parametrize(("players", "first_pass"), [(3, False), (4, False), (3, True), (4, True)])
+def test_team_plays_are_those_of_every_deal_the_pending_cards_may_be(players, first_pass):
+    # ``first_pass``: some pending cards are the first pass's, after the
+    # reshuffle (``ANY_OLD``): a type both pools hold may come from either.
     m, _ = _model(generate_setup(seed=5, options=RuleOptions(players=players)))
     types = list(range(len(m.tok_kind)))
     plain = [t for t in types if t != m.wild_tok]
-    rng = random.Random(players)
+    rng = random.Random(players + 10 * first_pass)
+    checked = 0
     for _ in range(150):
         # One Wild in the game, on the second pass; hands of two.
         cards = [rng.choice(plain) for _ in range(rng.randint(2 * players, 2 * players + 5))] + [m.wild_tok]
         rng.shuffle(cards)
         hands, pool = [], list(cards)
+        old: list[int] = []
         for _p in range(players):
             size = rng.randint(0, m.limit)
             known = tuple(sorted(pool.pop() for _ in range(rng.randint(0, size))))
-            n = size - len(known)
+            n_old = rng.randint(0, size - len(known)) if first_pass else 0
+            old += [rng.choice(plain) for _ in range(n_old)]  # (never the Wild: it joins at the reshuffle)
+            n = size - len(known) - n_old
             n_nw = rng.randint(0, n)
-            hands.append(known + (ANY,) * (n - n_nw) + (ANY_NW,) * n_nw)
-        n = sum(map(lazy_draws.pending, hands))
+            hands.append(known + (ANY,) * (n - n_nw) + (ANY_NW,) * n_nw + (ANY_OLD,) * n_old)
+        n = sum(map(lazy_draws.pending, hands)) - len(old)
         if rng.random() < 0.4:
             pool = pool[-n:] if n else []  # the deck empty: the pending cards are the pool (the Wild among them)
+        pool += [t + OLD for t in old]
         hands, pool, active = tuple(hands), tuple(sorted(pool)), rng.randrange(players)
-        if not hands[active] or n > len(pool):
+        if not hands[active] or n > len(pool) - len(old):
             continue
-        mine = {(played, how) for played, how, _after, _take in lazy_draws.team_plays(m, hands, pool, active)}
+        # Each play, and each real card state a play leaves (the hands, the
+        # deck): every one some real hands lead to, and all of them.
+        mine = set()
+        for played, how, after, take in lazy_draws.team_plays(m, hands, pool, active):
+            rest = list(pool)
+            for t in take:
+                rest.remove(t)
+            for dealt, deck in _team_completions(m, after, tuple(rest)):
+                mine.add((played, how, dealt, deck))
         real = set()
-        for dealt in _team_completions(m, hands, pool):
-            for played, how, *_ in m.plays(dealt, (), (), False, active):
-                real.add((tuple(played), how))
+        for dealt, deck in _team_completions(m, hands, pool):
+            for played, how, after, *_ in m.plays(dealt, (), (), False, active):
+                real.add((tuple(played), how, after, deck))
         assert mine == real, (hands, pool, active)
+        checked += bool(old)
+    assert checked >= 20 if first_pass else not checked
 
 
 def test_a_pending_card_kept_across_a_three_card_play_is_not_the_wild():
@@ -182,13 +205,18 @@ def test_a_pending_card_kept_across_a_three_card_play_is_not_the_wild():
         assert triples and all(after[0] == (kept,) for after in triples)
 
 
-def test_the_reshuffle_deals_the_pool_to_the_pending_cards():
-    # Every way, each once; the Wild never to an ANY_NW.
+def test_the_reshuffle_keeps_the_pending_cards_pending():
+    # [D15] with three or four players: what the first pass's pool holds is
+    # the pending cards, which stay pending as its cards (``ANY_OLD``); the
+    # discard pile and the Wild are the new pool.
     m, _ = _model(generate_setup(seed=5, options=RuleOptions(players=3)))
     w, f = m.wild_tok, next(t for t, k in enumerate(m.tok_kind) if k == KIND_FLY)
-    assert lazy_draws._deal_pool(m, ((ANY_NW,), (ANY,), ()), (f, w)) == [((f,), (w,), ())]
-    assert sorted(lazy_draws._deal_pool(m, ((ANY,), (f, ANY), ()), (f, w))) == sorted(
-        [((f,), (f, w), ()), ((w,), (f, f), ())])
+    s = next(t for t, k in enumerate(m.tok_kind) if k != KIND_FLY and t != w)
+    cards = ((ANY_NW,), (f, ANY), ()), (f, s), (f, f, s), None, False, 2
+    [(hands, pool, disc, head, pass2, active)] = lazy_draws.draw(m, cards)
+    assert hands == ((ANY_OLD,), (f, ANY_OLD), (ANY, ANY))
+    assert pool == tuple(sorted((f, f, s, w, f + OLD, s + OLD))) and lazy_draws.deck_size((hands, pool)) == 2
+    assert (disc, head, pass2, active) == ((), None, True, 0)
 
 
 def test_a_lazy_draw_stands_for_every_draw():
