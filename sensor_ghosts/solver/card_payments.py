@@ -153,14 +153,18 @@ def lazy_payments(model: Model, base, cards: tuple, key: tuple, memo: dict) -> d
         # With ``_play_keys``' own key but for the heading, and whether the
         # heading counts (a single Fly card): read for every heading.
         plays = memo[key] = [(played, how, item, *_keys_of(model, played, how)) for played, how, item in plays]
-    what: dict[tuple, list] = {}
+    # Each (hands after, cards played, pool cards taken, heading after)
+    # once: plays by other players or in another order often leave the
+    # same (two in five of four players' 654, open mode), and the search
+    # would build each card state after them again.
+    what: dict[tuple, dict] = {}
     for played, how, item, kinds, single_fly in plays:
         got = memo.get((kinds, how, head if single_fly else None))
         if got is None:
             got = _play_keys(model, base, played, how, head, memo)
         for k, arrow in got:
-            what.setdefault(k, []).append((*item, arrow))
-    return what
+            what.setdefault(k, {})[item + (arrow,)] = None
+    return {k: list(v) for k, v in what.items()}
 
 
 def _keys_of(model: Model, played: tuple, how: str) -> tuple[tuple, bool]:
