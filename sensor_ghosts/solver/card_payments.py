@@ -154,9 +154,9 @@ def lazy_payments(model: Model, base, cards: tuple, key: tuple, memo: dict) -> d
         # heading counts (a single Fly card): read for every heading.
         plays = memo[key] = [(played, how, item, *_keys_of(model, played, how)) for played, how, item in plays]
     # Each (hands after, cards played, pool cards taken, heading after)
-    # once: plays by other players or in another order often leave the
-    # same (two in five of four players' 654, open mode), and the search
-    # would build each card state after them again.
+    # once: with pending cards, plays by other players or in another order
+    # often leave the same (docs/SOLVER.md, "Twenty-sixth session"), and
+    # the search would build each card state after them again.
     what: dict[tuple, dict] = {}
     for played, how, item, kinds, single_fly in plays:
         got = memo.get((kinds, how, head if single_fly else None))

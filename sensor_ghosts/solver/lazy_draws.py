@@ -35,8 +35,8 @@ Why this finds the same optimum (turns, cards, cards left):
   the new pool (each card as its type + ``OLD``), and playing one says
   which of its cards it is, as above. Each way of dealing those cards to the
   players is a real deal, and a lazy card state stands for them all, where
-  before each way was a card state of its own (four players' 654 in open
-  mode, docs/SOLVER.md). A card of a type both pools offer may be played
+  before each way was a card state of its own (docs/SOLVER.md,
+  "Twenty-sixth session"). A card of a type both pools offer may be played
   from either: each is a card state of its own (neither keeps more
   choices).
 * **[D24]** A player holding the Wild may not play three cards as a wild,
