@@ -65,7 +65,9 @@ from .model_state import Root
 
 ANY = 1 << 20  # a pending card: any card of the pool (tokens are types, all smaller)
 ANY_NW = ANY + 1  # a pending card that is not the Wild ([D24], module docstring)
-ANY_OLD = ANY + 2  # after the reshuffle, a pending card of the first pass's pool (three or four players)
+# After the reshuffle, a pending card of the first pass's pool (three or four
+# players); never the Wild, which joins only at the reshuffle ([D6]).
+ANY_OLD = ANY + 2
 OLD = 1 << 10  # in a pool, a card of the first pass's pool: its type + OLD (types are smaller)
 SINGLE, PAIR, TRIPLE = "single", "pair", "triple"  # as ``Model.plays``' 'how'
 
@@ -201,8 +203,7 @@ def offer(hands: tuple, pool: tuple, n_types: int) -> tuple:
     the deck is empty."""
     n_old = sum(h.count(ANY_OLD) for h in hands)
     n = pending_all(hands) - n_old
-    return (available(pool, n, n_types), available_old(pool, n_old, n_types) if n_old else (),
-            len(pool) - n_old == n)
+    return available(pool, n, n_types), available_old(pool, n_old, n_types), len(pool) - n_old == n
 
 
 def after_play(cards: tuple, hands_after: tuple, played: tuple, take: tuple, arrow) -> tuple:
@@ -234,8 +235,6 @@ def team_plays(model: Model, hands: tuple, pool: tuple, active: int) -> list[tup
     nt = len(kinds)
     known, n_any, n_nw, n_old = _hand_counts(hands, nt)
     avail, avail_old, deck_empty = offer(hands, pool, nt)
-    if not avail_old:
-        avail_old = (0,) * nt
     wild_in_pool = avail[wild] > 0  # (with no pending card it is in the deck)
     out: list[tuple] = []
     # Each player's cards for a command, and the hands plays leave (one of
